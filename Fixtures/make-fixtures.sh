@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Makes Reel's test clips from FFmpeg's lavfi sources. See Fixtures/README.md for what each clip is.
+#
+#   Fixtures/make-fixtures.sh OUTDIR [NAME...]
+#
+# With NAME arguments only those clips are made (plus any clip they are derived from).
+# A clip that already exists in OUTDIR is skipped. Each clip is written to a temporary name in
+# OUTDIR and renamed into place only when it is complete, so concurrent callers are safe (they
+# produce identical bytes and the rename is atomic). Prints nothing on success.
+set -euo pipefail
+export LC_ALL=C
+
+usage() { echo "usage: $0 OUTDIR [NAME...]" >&2; exit 2; }
+[[ $# -ge 1 ]] || usage
+OUTDIR=$1; shift
+mkdir -p "$OUTDIR"
+
+# The ordered list of every clip, and the function that makes it.
+ALL=(
+  cfr_audio.mp4 preset_source.mp4 vfr_audio.mp4 no_audio.mp4
+  rotated90.mov rotated90.mp4 odd_dims.mkv hdr_hlg.mp4 hdr_pq.mp4
+  multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
+  empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
+)
+maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
+
+FF=(ffmpeg -hide_banner -loglevel error -nostdin -y)
+BITEXACT=(-fflags +bitexact -flags:v +bitexact -flags:a +bitexact)
+# Fixed thread count: x264's output depends on it, and we want identical bytes everywhere.
+X264=(-c:v libx264 -preset ultrafast -pix_fmt yuv420p -threads 2)
+AAC=(-c:a aac -b:a 128k)
+# Two tones (440 Hz left, 660 Hz right) with a 4x beep each second: a real stereo signal.
+stereo_tone() { echo "sine=f=440:beep_factor=4:r=48000:d=$1[l];sine=f=660:beep_factor=4:r=48000:d=$1[r];[l][r]join=inputs=2:channel_layout=stereo[out0]"; }
+mono_tone() { echo "sine=f=440:beep_factor=4:r=${2:-48000}:d=$1"; }
+
+# --- clips -----------------------------------------------------------------------------------
+
+mk_cfr_audio_mp4() {
+  "${FF[@]}" -f lavfi -i testsrc2=s=640x360:r=30:d=3 -f lavfi -i "$(stereo_tone 3)" \
+    "${X264[@]}" -g 30 "${AAC[@]}" "${BITEXACT[@]}" "$1"
+}
+
+mk_preset_source_mp4() {
+  "${FF[@]}" -f lavfi -i testsrc2=s=2048x1152:r=60:d=1.5 -f lavfi -i "$(stereo_tone 1.5)" \
+    "${X264[@]}" -crf 20 -g 60 -c:a aac -b:a 192k "${BITEXACT[@]}" "$1"
+}
+
+# 60 fps source keeping frames n%6 in {0,1,3}: gaps of 1/60, 2/60 and 3/60 s, 90 frames in 3 s.
+mk_vfr_audio_mp4() {
+  "${FF[@]}" -f lavfi -i testsrc2=s=640x360:r=60:d=3 -f lavfi -i "$(stereo_tone 3)" \
+    -vf "select='lt(mod(n\,6)\,2)+eq(mod(n\,6)\,3)'" -fps_mode vfr \
+    "${X264[@]}" "${AAC[@]}" "${BITEXACT[@]}" "$1"
+}
+
+mk_no_audio_mp4() {
+  "${FF[@]}" -f lavfi -i testsrc2=s=640x360:r=30:d=2 "${X264[@]}" -g 30 "${BITEXACT[@]}" "$1"
+}
+
+# FFmpeg 5.1 has no way to write a rotation from the command line (the "rotate" tag was dropped in
+# 5.0 and -display_rotation arrived in 6.x), so the tkhd matrix of track 1 (the video) is patched
+# in place to the matrix FFmpeg 4 wrote for rotate=90: display = coded turned 90 deg clockwise,
+# which the demuxer reports as a Display Matrix with rotation -90.
+patch_rotation90() {
+  local f=$1 height=$2 hit off ver pos hex
+  hit=$(grep -m1 -obUaF tkhd "$f") || { echo "no tkhd in $f" >&2; return 1; }
+  off=${hit%%:*}                      # offset of the "tkhd" type; the box starts 4 bytes earlier
+  ver=$(od -An -tu1 -j $((off + 4)) -N1 "$f" | tr -d ' ')
+  pos=$((off - 4 + (ver == 1 ? 60 : 48)))
+  hex=$(printf '00000000''00010000''00000000''ffff0000''00000000''00000000''%08x''00000000''40000000' \
+    $((height << 16)))
+  printf "$(sed 's/../\\x&/g' <<<"$hex")" | dd of="$f" bs=1 seek="$pos" conv=notrunc status=none
+  local rot
+  rot=$(ffprobe -v error -select_streams v:0 -show_entries stream_side_data=rotation -of csv=p=0 "$f")
+  [[ $rot == -90 ]] || { echo "rotation patch failed on $f (got '$rot')" >&2; return 1; }
+}
+
+mk_rotated90() {
+  "${FF[@]}" -f lavfi -i testsrc2=s=640x360:r=30:d=2 -f lavfi -i "$(stereo_tone 2)" \
+    "${X264[@]}" -g 30 "${AAC[@]}" -movflags +faststart "${BITEXACT[@]}" "$1"
+  patch_rotation90 "$1" 360
+}
+mk_rotated90_mov() { mk_rotated90 "$1"; }
+mk_rotated90_mp4() { mk_rotated90 "$1"; }
+
+# testsrc2 rounds odd sizes down in yuv420p, so render in rgb24 and let FFV1 keep 321x241 4:2:0.
+mk_odd_dims_mkv() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=321x241:r=25:d=2,format=rgb24" -f lavfi -i "$(mono_tone 2 44100)" \
+    -c:v ffv1 -pix_fmt yuv420p -c:a flac "${BITEXACT[@]}" "$1"
+}
+
+mk_hdr() { # $1 out, $2 transfer
+  local x265="log-level=error:info=0:pools=2:frame-threads=1"
+  x265+=":colorprim=bt2020:transfer=$2:colormatrix=bt2020nc:range=limited"
+  x265+=":master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,50)"
+  x265+=":max-cll=1000,400:hdr10=1"
+  "${FF[@]}" -f lavfi -i "testsrc2=s=640x360:r=25:d=1,format=yuv420p10le" \
+    -c:v libx265 -preset ultrafast -profile:v main10 -pix_fmt yuv420p10le -tag:v hvc1 \
+    -x265-params "$x265" -color_primaries bt2020 -color_trc "$2" -colorspace bt2020nc \
+    -color_range tv "${BITEXACT[@]}" "$1"
+}
+mk_hdr_hlg_mp4() { mk_hdr "$1" arib-std-b67; }
+mk_hdr_pq_mp4() { mk_hdr "$1" smpte2084; }
+
+# The mov muxer of 5.1 drops attached pictures, so cover art lives in cover_art.mp4 instead.
+mk_multitrack_mov() {
+  "${FF[@]}" -f lavfi -i testsrc2=s=640x360:r=30:d=2 \
+    -f lavfi -i "testsrc2=s=320x180:r=30:d=2,format=gray,format=yuv420p" \
+    -f lavfi -i "$(stereo_tone 2)" \
+    -map 0:v -map 1:v -map 2:a "${X264[@]}" -g 30 "${AAC[@]}" \
+    -metadata:s:v:1 handler_name=Disparity -disposition:v:1 0 \
+    -metadata:s:v:0 timecode=00:00:00:00 "${BITEXACT[@]}" "$1"
+}
+
+mk_cover_art_mp4() {
+  "${FF[@]}" -f lavfi -i testsrc2=s=640x360:r=30:d=2 -f lavfi -i "$(stereo_tone 2)" \
+    -f lavfi -i "mandelbrot=s=320x320:r=1" \
+    -map 0:v -map 1:a -map 2:v -frames:v:1 1 "${X264[@]}" -g 30 -c:v:1 png \
+    -disposition:v:1 attached_pic "${AAC[@]}" "${BITEXACT[@]}" "$1"
+}
+
+# Three 1.0 s parts, hard cuts at frame 30 (t=1.0) and frame 60 (t=2.0); one keyframe only.
+mk_scenes_mp4() {
+  local g="testsrc2=s=320x180:r=30:d=1,setsar=1[a];"
+  g+="smptebars=s=320x180:r=30:d=1,setsar=1[b];"
+  g+="mandelbrot=s=320x180:r=30,trim=end_frame=30,setsar=1[c];"
+  g+="[a][b][c]concat=n=3:v=1:a=0,format=yuv420p[v]"
+  "${FF[@]}" -filter_complex "$g" -map "[v]" "${X264[@]}" -g 300 -sc_threshold 0 \
+    "${BITEXACT[@]}" "$1"
+}
+
+mk_fast60_mp4() {
+  "${FF[@]}" -f lavfi -i testsrc2=s=320x180:r=60:d=4 -f lavfi -i "$(mono_tone 4)" \
+    "${X264[@]}" -g 60 "${AAC[@]}" "${BITEXACT[@]}" "$1"
+}
+
+# --- bad inputs ------------------------------------------------------------------------------
+
+mk_empty_mp4() { : >"$1"; }
+
+mk_not_video_mp4() {
+  printf 'This is a plain text file named like a video.\nReel must reject it with a clear error.\n' >"$1"
+}
+
+# cfr_audio.mp4 is written without faststart (moov at the end), so its first 20 KiB hold
+# ftyp + the start of mdat and no moov: opening fails with "moov atom not found".
+mk_truncated_mp4() {
+  build cfr_audio.mp4
+  head -c 20480 "$OUTDIR/cfr_audio.mp4" >"$1"
+}
+
+mk_audio_only_m4a() {
+  "${FF[@]}" -f lavfi -i "anoisesrc=seed=42:color=pink:amplitude=0.3:r=48000:d=2" \
+    -f lavfi -i "$(mono_tone 2)" -filter_complex "[0][1]amix=inputs=2" \
+    -c:a aac -b:a 96k -ac 2 "${BITEXACT[@]}" "$1"
+}
+
+# A copy of cfr_audio.mp4 with 16 KiB of seeded noise written over the middle of the mdat
+# payload; ftyp, moov and the sample tables are intact, so it opens but decodes with errors.
+mk_corrupted_mp4() {
+  build cfr_audio.mp4
+  local src="$OUTDIR/cfr_audio.mp4" hit off size pos
+  cp "$src" "$1"
+  hit=$(grep -m1 -obUaF mdat "$src") || { echo "no mdat in $src" >&2; return 1; }
+  off=${hit%%:*}
+  size=$(od -An -tu1 -j $((off - 4)) -N4 "$src" | awk '{print ($1*16777216)+($2*65536)+($3*256)+$4}')
+  pos=$((off + 4 + size / 2))
+  "${FF[@]}" -f lavfi -i "anoisesrc=seed=1234:r=16384:d=1" -c:a pcm_u8 -f u8 - \
+    | dd of="$1" bs=1 seek="$pos" conv=notrunc status=none
+}
+
+# --- driver ----------------------------------------------------------------------------------
+
+trap 'rm -f "$OUTDIR"/.tmp.$$.*' EXIT
+
+build() {
+  local name=$1 dest="$OUTDIR/$1" tmp
+  [[ -e $dest ]] && return 0
+  tmp="$OUTDIR/.tmp.$$.$name"            # keeps the extension, which picks the muxer
+  "$(maker "$name")" "$tmp"
+  mv -f "$tmp" "$dest"
+}
+
+if [[ $# -eq 0 ]]; then set -- "${ALL[@]}"; fi
+for name in "$@"; do
+  declare -F "$(maker "$name")" >/dev/null || { echo "unknown clip: $name" >&2; usage; }
+done
+for name in "$@"; do build "$name"; done

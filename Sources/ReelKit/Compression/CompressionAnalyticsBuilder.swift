@@ -1,0 +1,42 @@
+import Foundation
+
+/// Builds `CompressionAnalytics` from the probed source and output files.
+struct CompressionAnalyticsBuilder {
+    let source: MediaInfo
+    let output: MediaInfo
+    let decision: CompressionPlanner.Decision
+    let statistics: TranscodeStatistics
+    let content: ContentAdjustment?
+    let processingTime: TimeInterval
+
+    func build() -> CompressionAnalytics {
+        let sourcePicture = decision.video.video
+        let outputVideo = output.primaryVideo
+        let outputPicture = outputVideo?.video
+        let compressedFrames = Int(outputVideo?.frameCount ?? Int64(statistics.framesEncoded))
+        let outputDuration = output.duration
+        return CompressionAnalytics(
+            originalFileSize: source.fileSize,
+            compressedFileSize: output.fileSize,
+            compressionRatio: output.fileSize > 0 ? Double(source.fileSize) / Double(output.fileSize) : 0,
+            processingTime: processingTime,
+            originalDimensions: VideoDimensions(width: sourcePicture?.visualWidth ?? 0, height: sourcePicture?.visualHeight ?? 0),
+            compressedDimensions: VideoDimensions(width: outputPicture?.width ?? statistics.encodedWidth,
+                                                  height: outputPicture?.height ?? statistics.encodedHeight),
+            compressedVisualDimensions: VideoDimensions(width: outputPicture?.visualWidth ?? 0, height: outputPicture?.visualHeight ?? 0),
+            originalVideoBitrate: Double(decision.video.bitRate ?? 0),
+            compressedVideoBitrate: Double(outputVideo?.bitRate ?? 0),
+            originalAudioBitrate: source.primaryAudio.map { Double($0.bitRate ?? 0) },
+            compressedAudioBitrate: output.primaryAudio.map { Double($0.bitRate ?? 0) },
+            originalDuration: source.duration,
+            compressedDuration: outputDuration,
+            originalFrameCount: statistics.framesDecoded,
+            compressedFrameCount: compressedFrames,
+            originalFrameRate: sourcePicture?.frameRate ?? 0,
+            compressedFrameRate: outputDuration > 0 ? Double(compressedFrames) / outputDuration : 0,
+            videoCodec: decision.codec,
+            droppedTracks: decision.droppedTracks,
+            contentAdjustment: content,
+            encoding: decision.summary)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// One compression from start to finish, run on a blocking thread.
+struct CompressionJob: Sendable {
+    let source: URL
+    let config: CompressionConfig
+    let reducer: any VideoFrameReducer
+    let progress: ProgressReporter
+    let flag: CancellationFlag
+
+    func run() throws(ReelError) -> CompressionResult {
+        let started = Date()
+        try config.validate()
+        let info = try MediaInfo.probe(source)
+        guard info.primaryVideo != nil else { throw .missingVideoTrack(source) }
+        let location = try OutputLocation.resolve(for: source, config: config)
+        if flag.isRaised { throw .cancelled }
+
+        do throws(ReelError) {
+            let content = try measureContent(info)
+            let decision = try CompressionPlanner(source: info, config: config, reducer: reducer, content: content)
+                .decide(outputPath: location.temporaryURL.path)
+            let transcodeProgress = progress.phase(from: 0.03, to: 0.97)
+            let statistics = try translating(location.temporaryURL) {
+                try Transcoder(plan: decision.plan, shouldCancel: { flag.isRaised },
+                               progress: transcodeProgress).run()
+            }
+            if flag.isRaised { throw .cancelled }
+            let output = try MediaInfo.probe(location.temporaryURL)
+            progress.report(0.99)
+            try location.commit()
+            let analytics = CompressionAnalyticsBuilder(
+                source: info, output: output, decision: decision, statistics: statistics,
+                content: content, processingTime: Date().timeIntervalSince(started)
+            ).build()
+            progress.finish()
+            return CompressionResult(url: location.finalURL, analytics: analytics)
+        } catch {
+            location.discard()
+            throw error
+        }
+    }
+
+    private func measureContent(_ info: MediaInfo) throws(ReelError) -> ContentAdjustment? {
+        guard config.contentAwareOptimization, let video = info.primaryVideoStreamIndex else { return nil }
+        let range = try CompressionPlanner(source: info, config: config, reducer: reducer, content: nil).keptRange()
+        let profile = try translating(source) {
+            try ContentSampler.measure(url: source, streamIndex: video, start: range.start.seconds,
+                                       end: range.end.seconds, shouldCancel: { flag.isRaised })
+        }
+        progress.report(0.03)
+        return ContentAwareTuning.adjustment(for: profile)
+    }
+
+    /// Maps Media-layer failures to `ReelError`, naming the file being read or written.
+    private func translating<Value>(_ output: URL, _ work: () throws -> Value) throws(ReelError) -> Value {
+        do {
+            return try work()
+        } catch is TranscodeCancelled {
+            throw .cancelled
+        } catch let error as ReelError {
+            throw error
+        } catch let failure as FFmpegFailure {
+            let operation = failure.operation
+            if operation.hasPrefix("avformat_write") || operation.hasPrefix("av_interleaved") || operation.hasPrefix("av_write")
+                || operation.hasPrefix("avio") || operation.hasPrefix("avformat_alloc_output") {
+                throw .muxingFailed(output, operation: operation, reason: failure.message)
+            }
+            if operation.contains("encoder") || operation.hasPrefix("avcodec_send_frame")
+                || operation.hasPrefix("avcodec_receive_packet") || operation.contains("libx26") || operation.contains("(aac") {
+                throw .encodingFailed(output, operation: operation, reason: failure.message)
+            }
+            throw .decodingFailed(source, operation: operation, reason: failure.message)
+        } catch {
+            throw .decodingFailed(source, operation: "transcode", reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Where an output goes: the final URL and the temporary file written beside it, renamed on success.
+struct OutputLocation: Sendable {
+    let finalURL: URL
+    let temporaryURL: URL
+
+    /// Resolves the output for `source` from the config, creating the directory when missing.
+    static func resolve(for source: URL, config: CompressionConfig) throws(ReelError) -> OutputLocation {
+        let finalURL: URL
+        if let outputURL = config.outputURL {
+            guard outputURL.isFileURL else { throw .invalidOutputPath(outputURL, reason: "not a file URL") }
+            finalURL = outputURL
+        } else {
+            let directory = config.outputDirectory ?? FileManager.default.temporaryDirectory
+            let base = source.deletingPathExtension().lastPathComponent
+            let unique = UUID().uuidString.prefix(8).lowercased()
+            finalURL = directory.appendingPathComponent("\(base)_compressed_\(unique).\(config.fileType.fileExtension)")
+        }
+        if samePath(finalURL, source) { throw .outputEqualsSource(source) }
+        let directory = finalURL.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw .invalidOutputPath(finalURL, reason: "\(directory.path) is not a directory") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .invalidOutputPath(finalURL, reason: "cannot create \(directory.path)")
+            }
+        }
+        guard FileManager.default.isWritableFile(atPath: directory.path) else {
+            throw .invalidOutputPath(finalURL, reason: "\(directory.path) is not writable")
+        }
+        var existingIsDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: finalURL.path, isDirectory: &existingIsDirectory),
+           existingIsDirectory.boolValue {
+            throw .invalidOutputPath(finalURL, reason: "a directory is in the way")
+        }
+        let temporaryName = ".\(finalURL.lastPathComponent).reel-tmp-\(UUID().uuidString.prefix(8).lowercased())"
+        return OutputLocation(finalURL: finalURL, temporaryURL: directory.appendingPathComponent(temporaryName))
+    }
+
+    /// Moves the finished temporary file into place (atomically replacing an older output).
+    func commit() throws(ReelError) {
+        if rename(temporaryURL.path, finalURL.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw .invalidOutputPath(finalURL, reason: "cannot rename the finished file: \(reason)")
+        }
+    }
+
+    /// Removes the temporary file, if any.
+    func discard() {
+        try? FileManager.default.removeItem(at: temporaryURL)
+    }
+
+    static func samePath(_ lhs: URL, _ rhs: URL) -> Bool {
+        let left = lhs.standardizedFileURL.resolvingSymlinksInPath().path
+        let right = rhs.standardizedFileURL.resolvingSymlinksInPath().path
+        return left == right
+    }
+}

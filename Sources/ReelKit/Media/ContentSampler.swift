@@ -1,0 +1,60 @@
+import CFFmpeg
+import Foundation
+
+/// Motion and detail measured on real pixels of a few frames spread over the source.
+public struct ContentProfile: Sendable, Equatable, Codable {
+    /// Mean luma change between consecutive frames, 0 (static) to 1.
+    public var motion: Double
+    /// Mean neighbouring-pixel luma difference, 0 (flat) to 1: texture and sharp edges.
+    public var detail: Double
+    /// How many frame pairs were measured.
+    public var samples: Int
+}
+
+/// Decodes short bursts of frames at evenly spaced positions and measures them.
+enum ContentSampler {
+    /// Measures `positions` bursts of two consecutive frames between `start` and `end` seconds.
+    static func measure(
+        url: URL, streamIndex: Int, start: Double, end: Double, positions: Int = 6,
+        shouldCancel: () -> Bool
+    ) throws -> ContentProfile {
+        let input = try InputFile(url: url)
+        let decoder = try Decoder(input: input, streamIndex: streamIndex, cheap: true)
+        let packet = try Packet()
+        let frame = try Frame()
+        var motions: [Double] = []
+        var details: [Double] = []
+        let span = max(end - start, 0)
+        for position in 0..<positions {
+            if shouldCancel() { throw TranscodeCancelled() }
+            let time = start + span * (Double(position) + 0.5) / Double(positions)
+            try input.seek(toSeconds: time)
+            decoder.flushBuffers()
+            var previous: LumaGrid?
+            var reachedTarget = false
+            var pairFound = false
+            readLoop: while try input.read(into: packet) {
+                defer { packet.unreference() }
+                guard packet.streamIndex == streamIndex else { continue }
+                while try !decoder.send(packet) { _ = try decoder.receive(into: frame); frame.unreference() }
+                while try decoder.receive(into: frame) == .produced {
+                    defer { frame.unreference() }
+                    let pts = frame.presentationTimestamp.map { Double($0) * av_q2d(decoder.timeBase) } ?? time
+                    if !reachedTarget && pts + 0.001 < time { continue }
+                    reachedTarget = true
+                    guard let grid = LumaGrid(frame: frame.pointer) else { continue }
+                    if let previous {
+                        motions.append(grid.difference(to: previous))
+                        details.append((grid.detail + previous.detail) / 2)
+                        pairFound = true
+                        break readLoop
+                    }
+                    previous = grid
+                }
+            }
+            if !pairFound, let previous { details.append(previous.detail) }
+        }
+        func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+        return ContentProfile(motion: mean(motions), detail: mean(details), samples: motions.count)
+    }
+}

@@ -1,0 +1,92 @@
+import CFFmpeg
+
+/// A libavfilter graph with one source (`buffer`/`abuffer`) and one sink: frames in, frames out.
+final class FilterGraph {
+    private let graph: UnsafeMutablePointer<AVFilterGraph>
+    private let source: UnsafeMutablePointer<AVFilterContext>
+    private let sink: UnsafeMutablePointer<AVFilterContext>
+
+    /// Builds `source -> description -> sink`.
+    /// - Parameters:
+    ///   - isVideo: whether to use `buffer`/`buffersink` or `abuffer`/`abuffersink`.
+    ///   - sourceArguments: the source filter's options, e.g. `video_size=...:pix_fmt=...`.
+    ///   - description: the filter chain between them, e.g. `hqdn3d,scale=1280:720`.
+    ///   - threads: filter threads (0 = automatic).
+    init(isVideo: Bool, sourceArguments: String, description: String, threads: Int32 = 0) throws(FFmpegFailure) {
+        guard let graph = avfilter_graph_alloc() else {
+            throw FFmpegFailure("avfilter_graph_alloc", code: reel_averror_enomem())
+        }
+        self.graph = graph
+        graph.pointee.nb_threads = threads
+        var sourceContext: UnsafeMutablePointer<AVFilterContext>?
+        var sinkContext: UnsafeMutablePointer<AVFilterContext>?
+        let sourceFilter = avfilter_get_by_name(isVideo ? "buffer" : "abuffer")
+        let sinkFilter = avfilter_get_by_name(isVideo ? "buffersink" : "abuffersink")
+        do throws(FFmpegFailure) {
+            try check(avfilter_graph_create_filter(&sourceContext, sourceFilter, "in", sourceArguments, nil, graph),
+                      "avfilter_graph_create_filter (source: \(sourceArguments))")
+            try check(avfilter_graph_create_filter(&sinkContext, sinkFilter, "out", nil, nil, graph),
+                      "avfilter_graph_create_filter (sink)")
+            guard let sourceContext, let sinkContext else {
+                throw FFmpegFailure("avfilter_graph_create_filter", code: reel_averror_enomem())
+            }
+            source = sourceContext
+            sink = sinkContext
+            var outputs = avfilter_inout_alloc()
+            var inputs = avfilter_inout_alloc()
+            defer {
+                avfilter_inout_free(&outputs)
+                avfilter_inout_free(&inputs)
+            }
+            guard let outputs, let inputs else {
+                throw FFmpegFailure("avfilter_inout_alloc", code: reel_averror_enomem())
+            }
+            outputs.pointee.name = av_strdup("in")
+            outputs.pointee.filter_ctx = sourceContext
+            outputs.pointee.pad_idx = 0
+            outputs.pointee.next = nil
+            inputs.pointee.name = av_strdup("out")
+            inputs.pointee.filter_ctx = sinkContext
+            inputs.pointee.pad_idx = 0
+            inputs.pointee.next = nil
+            var inputsList: UnsafeMutablePointer<AVFilterInOut>? = inputs
+            var outputsList: UnsafeMutablePointer<AVFilterInOut>? = outputs
+            try check(avfilter_graph_parse_ptr(graph, description.isEmpty ? (isVideo ? "null" : "anull") : description,
+                                               &inputsList, &outputsList, nil),
+                      "avfilter_graph_parse_ptr (\(description))")
+            avfilter_inout_free(&inputsList)
+            avfilter_inout_free(&outputsList)
+            try check(avfilter_graph_config(graph, nil), "avfilter_graph_config (\(description))")
+        } catch {
+            var freeing: UnsafeMutablePointer<AVFilterGraph>? = graph
+            avfilter_graph_free(&freeing)
+            throw error
+        }
+    }
+
+    deinit {
+        var freeing: UnsafeMutablePointer<AVFilterGraph>? = graph
+        avfilter_graph_free(&freeing)
+    }
+
+    /// Makes the audio sink return frames of exactly `samples` samples (the encoder's frame size).
+    func setAudioFrameSize(_ samples: Int32) { av_buffersink_set_frame_size(sink, UInt32(samples)) }
+
+    /// Pushes a frame (its buffers are referenced, not copied); `nil` signals the end of input.
+    func push(_ frame: Frame?) throws(FFmpegFailure) {
+        let flags = Int32(AV_BUFFERSRC_FLAG_KEEP_REF)
+        try check(av_buffersrc_add_frame_flags(source, frame?.pointer, flags), "av_buffersrc_add_frame_flags")
+    }
+
+    /// Pulls the next filtered frame into `frame`.
+    func pull(into frame: Frame) throws(FFmpegFailure) -> CodecStep {
+        try codecStep(av_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame")
+    }
+
+    var outputTimeBase: AVRational { av_buffersink_get_time_base(sink) }
+    var outputWidth: Int32 { av_buffersink_get_w(sink) }
+    var outputHeight: Int32 { av_buffersink_get_h(sink) }
+    var outputFormat: Int32 { av_buffersink_get_format(sink) }
+    var outputSampleRate: Int32 { av_buffersink_get_sample_rate(sink) }
+    var outputFrameRate: AVRational { av_buffersink_get_frame_rate(sink) }
+}

@@ -1,0 +1,100 @@
+import CFFmpeg
+import Foundation
+
+/// An open demuxer (`AVFormatContext`) for one source file.
+final class InputFile {
+    let url: URL
+    let context: UnsafeMutablePointer<AVFormatContext>
+
+    init(url: URL) throws(FFmpegFailure) {
+        FFmpegLogging.silence()
+        self.url = url
+        var opened: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_open_input(&opened, url.path, nil, nil), "avformat_open_input")
+        guard let opened else { throw FFmpegFailure("avformat_open_input", code: reel_averror_invaliddata()) }
+        context = opened
+        let found = avformat_find_stream_info(context, nil)
+        if found < 0 {
+            var closing: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&closing)
+            throw FFmpegFailure("avformat_find_stream_info", code: found)
+        }
+    }
+
+    deinit {
+        var closing: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&closing)
+    }
+
+    var streamCount: Int { Int(context.pointee.nb_streams) }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream>? {
+        guard index >= 0, index < streamCount, let streams = context.pointee.streams else { return nil }
+        return streams[index]
+    }
+
+    /// FFmpeg's choice of best stream of a type, optionally related to another stream.
+    func bestStream(_ type: AVMediaType, relatedTo related: Int? = nil) -> Int? {
+        let index = av_find_best_stream(context, type, -1, Int32(related ?? -1), nil, 0)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// Reads the next packet into `packet`; `false` at the end of the file.
+    func read(into packet: Packet) throws(FFmpegFailure) -> Bool {
+        let result = av_read_frame(context, packet.pointer)
+        if result == reel_averror_eof() { return false }
+        try check(result, "av_read_frame")
+        return true
+    }
+
+    /// Seeks so the next packets start at or before `seconds` (a keyframe at or before it).
+    func seek(toSeconds seconds: Double) throws(FFmpegFailure) {
+        let target = Int64(seconds * Double(AV_TIME_BASE))
+        try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), "avformat_seek_file")
+    }
+
+    /// Container duration in seconds, 0 when unknown.
+    var durationSeconds: Double {
+        let duration = context.pointee.duration
+        return duration > 0 ? Double(duration) / Double(AV_TIME_BASE) : 0
+    }
+
+    /// Container start time in seconds, 0 when unknown.
+    var startSeconds: Double {
+        let start = context.pointee.start_time
+        return start == reel_nopts_value() ? 0 : Double(start) / Double(AV_TIME_BASE)
+    }
+
+    /// The stream's duration in seconds when known, else the container's.
+    func durationSeconds(ofStream index: Int) -> Double {
+        guard let stream = stream(index) else { return durationSeconds }
+        let duration = stream.pointee.duration
+        if duration > 0, duration != reel_nopts_value() {
+            return Double(duration) * av_q2d(stream.pointee.time_base)
+        }
+        return durationSeconds
+    }
+
+    /// The clockwise display rotation (0, 90, 180, 270) of a video stream's display matrix.
+    func rotation(ofStream index: Int) -> Int {
+        guard let stream = stream(index),
+              let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil)
+        else { return 0 }
+        let matrix = UnsafeRawPointer(data).assumingMemoryBound(to: Int32.self)
+        let counterClockwise = av_display_rotation_get(matrix)
+        guard counterClockwise.isFinite else { return 0 }
+        let clockwise = Int((-counterClockwise).rounded()) % 360
+        let normalized = (clockwise + 360) % 360
+        return (normalized + 45) / 90 * 90 % 360
+    }
+
+    /// The HDR static metadata a stream declares in its side data, if any.
+    func hdrMetadata(ofStream index: Int) -> HDRMetadata? {
+        guard let stream = stream(index) else { return nil }
+        let mastering = av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, nil)
+        let light = av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, nil)
+        return HDRSideData.metadata(
+            mastering: mastering.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVMasteringDisplayMetadata.self) },
+            contentLight: light.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVContentLightMetadata.self) })
+    }
+}

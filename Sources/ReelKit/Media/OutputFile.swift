@@ -1,0 +1,104 @@
+import CFFmpeg
+import Foundation
+
+/// An open muxer writing one output file: streams are added, then the header, packets, trailer.
+final class OutputFile {
+    let path: String
+    private let context: UnsafeMutablePointer<AVFormatContext>
+    private var ioOpened = false
+    private var headerWritten = false
+    private var trailerWritten = false
+
+    /// Creates a muxer for `formatName` (`mp4` or `mov`) writing to `path`.
+    init(path: String, formatName: String) throws(FFmpegFailure) {
+        FFmpegLogging.silence()
+        self.path = path
+        var created: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_alloc_output_context2(&created, nil, formatName, path), "avformat_alloc_output_context2")
+        guard let created else { throw FFmpegFailure("avformat_alloc_output_context2", code: reel_averror_enomem()) }
+        context = created
+    }
+
+    deinit {
+        if ioOpened { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+    }
+
+    /// Whether encoders must put codec headers in extradata (mp4/mov do).
+    var needsGlobalHeader: Bool {
+        guard let format = context.pointee.oformat else { return false }
+        return format.pointee.flags & AVFMT_GLOBALHEADER != 0
+    }
+
+    /// Adds a stream fed by `encoder`; returns its index.
+    func addStream(for encoder: Encoder) throws(FFmpegFailure) -> Int {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw FFmpegFailure("avformat_new_stream", code: reel_averror_enomem())
+        }
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.pointer),
+                  "avcodec_parameters_from_context")
+        stream.pointee.time_base = encoder.timeBase
+        if encoder.pointer.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+            stream.pointee.avg_frame_rate = encoder.pointer.pointee.framerate
+        }
+        return Int(stream.pointee.index)
+    }
+
+    /// Writes a display matrix so players rotate the picture `clockwiseDegrees` on display.
+    func setRotation(_ clockwiseDegrees: Int, streamIndex: Int) {
+        guard clockwiseDegrees % 360 != 0, let stream = stream(streamIndex),
+              let raw = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * MemoryLayout<Int32>.size)
+        else { return }
+        let matrix = UnsafeMutableRawPointer(raw).bindMemory(to: Int32.self, capacity: 9)
+        av_display_rotation_set(matrix, Double(-clockwiseDegrees))
+    }
+
+    /// Writes HDR static metadata as stream side data (`mdcv`/`clli` boxes).
+    func setHDRMetadata(_ metadata: HDRMetadata, streamIndex: Int) {
+        guard let stream = stream(streamIndex) else { return }
+        HDRSideData.attach(metadata, to: stream)
+    }
+
+    /// Opens the file and writes the header. `fastStart` moves the index to the front at the end.
+    func writeHeader(fastStart: Bool) throws(FFmpegFailure) {
+        if let format = context.pointee.oformat, format.pointee.flags & AVFMT_NOFILE == 0 {
+            try check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
+            ioOpened = true
+        }
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        if fastStart { av_dict_set(&options, "movflags", "+faststart", 0) }
+        try check(avformat_write_header(context, &options), "avformat_write_header")
+        headerWritten = true
+    }
+
+    /// The stream's time base after the header fixed it.
+    func timeBase(ofStream index: Int) -> AVRational {
+        stream(index)?.pointee.time_base ?? av_make_q(1, 90_000)
+    }
+
+    /// Rescales `packet` from `sourceTimeBase` and writes it interleaved; the packet is consumed.
+    func write(_ packet: Packet, streamIndex: Int, from sourceTimeBase: AVRational) throws(FFmpegFailure) {
+        packet.pointer.pointee.stream_index = Int32(streamIndex)
+        av_packet_rescale_ts(packet.pointer, sourceTimeBase, timeBase(ofStream: streamIndex))
+        try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
+    }
+
+    /// Flushes interleaving queues and writes the trailer exactly once (faststart rewrites here).
+    func finish() throws(FFmpegFailure) {
+        guard headerWritten, !trailerWritten else { return }
+        trailerWritten = true
+        try check(av_write_trailer(context), "av_write_trailer")
+        if ioOpened {
+            avio_closep(&context.pointee.pb)
+            ioOpened = false
+        }
+    }
+
+    private func stream(_ index: Int) -> UnsafeMutablePointer<AVStream>? {
+        guard index >= 0, index < Int(context.pointee.nb_streams), let streams = context.pointee.streams else {
+            return nil
+        }
+        return streams[index]
+    }
+}

@@ -1,0 +1,29 @@
+import CFFmpeg
+
+/// An owned `AVPacket`, freed with its wrapper.
+final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() throws(FFmpegFailure) {
+        guard let packet = av_packet_alloc() else {
+            throw FFmpegFailure("av_packet_alloc", code: reel_averror_enomem())
+        }
+        pointer = packet
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+
+    var streamIndex: Int { Int(pointer.pointee.stream_index) }
+
+    /// A new packet referencing the same data (no copy of the payload).
+    func reference() throws(FFmpegFailure) -> Packet {
+        let copy = try Packet()
+        try check(av_packet_ref(copy.pointer, pointer), "av_packet_ref")
+        return copy
+    }
+
+    func unreference() { av_packet_unref(pointer) }
+}

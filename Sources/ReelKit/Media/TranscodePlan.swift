@@ -1,0 +1,65 @@
+import Foundation
+
+/// Everything the transcoder needs, decided up front by the compressor: plain Sendable values.
+struct TranscodePlan: Sendable {
+    /// The source file.
+    var source: URL
+    /// Where the muxer writes (a temporary name; the caller renames on success).
+    var outputPath: String
+    /// Muxer name: `mp4` or `mov`.
+    var formatName: String
+    /// The source video stream to encode.
+    var videoStreamIndex: Int
+    /// The source audio stream to encode, or `nil` to drop audio.
+    var audioStreamIndex: Int?
+    /// The source time to encode, `[start, end)` in seconds of the source timeline.
+    var range: ClosedSourceRange
+    /// libavfilter chain between decoder and video encoder (denoise, rotate, scale, format).
+    var videoFilter: String
+    /// Video encoder choices.
+    var video: VideoEncoderSettings
+    /// Clockwise rotation to write as a display matrix (0 when the pixels were rotated).
+    var outputRotation: Int
+    /// HDR metadata to carry (from the stream, or the first frame when `nil` and present there).
+    var hdr: HDRMetadata?
+    /// Whether to carry HDR metadata found on frames when the stream declares none.
+    var carryFrameHDR: Bool
+    /// Audio encoder choices, `nil` when audio is dropped.
+    var audio: AudioEncoderSettings?
+    /// Move the index to the front of the file.
+    var fastStart: Bool
+    /// Which decoded frames to keep.
+    var reducer: any VideoFrameReducer
+    /// Target frame rate for frame reduction; `nil` keeps every frame.
+    var targetFrameRate: Double?
+}
+
+/// A source time span in seconds, `[start, end)`; `end` is the source's end when not trimmed.
+struct ClosedSourceRange: Sendable, Equatable {
+    var start: MediaTime
+    var end: MediaTime
+    /// Whether `start` is past the first frame (a seek is needed).
+    var needsSeek: Bool
+    /// Whether `end` is before the source end (stop early).
+    var endsEarly: Bool
+}
+
+/// Audio encoder choices.
+struct AudioEncoderSettings: Sendable, Equatable {
+    var encoderName: String
+    var sampleRate: Int
+    var channels: Int
+    var bitRate: Int
+}
+
+/// Counts gathered while transcoding.
+struct TranscodeStatistics: Sendable, Equatable {
+    var framesDecoded = 0
+    var framesEncoded = 0
+    var audioFramesEncoded = 0
+    var encodedWidth = 0
+    var encodedHeight = 0
+}
+
+/// Thrown inside the transcoder when the caller asked to stop.
+struct TranscodeCancelled: Error {}

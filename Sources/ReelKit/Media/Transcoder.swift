@@ -1,0 +1,66 @@
+import CFFmpeg
+
+/// Runs one `TranscodePlan` in a single pass: demux, decode, select, filter, encode, mux.
+/// Blocking; call it off the cooperative thread pool. Every FFmpeg object lives and dies here.
+struct Transcoder {
+    let plan: TranscodePlan
+    /// Polled between packets; returning `true` stops the work with `TranscodeCancelled`.
+    let shouldCancel: () -> Bool
+    /// Receives the fraction (0...1) of the output timeline written so far.
+    let progress: (Double) -> Void
+
+    func run() throws -> TranscodeStatistics {
+        let input = try InputFile(url: plan.source)
+        let sink = try MuxingSink(plan: plan)
+        let video = try VideoStage(input: input, plan: plan, sink: sink)
+        let audio = try plan.audio.flatMap { settings throws(FFmpegFailure) -> AudioStage? in
+            guard let index = plan.audioStreamIndex else { return nil }
+            return try AudioStage(input: input, streamIndex: index, settings: settings, range: plan.range, sink: sink)
+        }
+        if plan.range.needsSeek { try input.seek(toSeconds: plan.range.start.seconds) }
+
+        let total = max((plan.range.end - plan.range.start).seconds, 0.001)
+        let packet = try Packet()
+        var packetsRead = 0
+        while !(video.isDone && (audio?.isDone ?? true)) {
+            if shouldCancel() { throw TranscodeCancelled() }
+            guard try input.read(into: packet) else { break }
+            defer { packet.unreference() }
+            packetsRead += 1
+            if packet.streamIndex == plan.videoStreamIndex {
+                try video.handle(packet)
+                progress(min(video.outputSeconds / total, 1))
+            } else if packet.streamIndex == plan.audioStreamIndex, let audio {
+                try audio.handle(packet)
+            }
+            try audio?.drain()
+        }
+        if shouldCancel() { throw TranscodeCancelled() }
+        try video.finish(sourceEnd: sourceEndTicks(input))
+        try audio?.finish()
+        let failed = video.decodeErrors + (audio?.decodeErrors ?? 0)
+        if failed > max(2, packetsRead / 50) {
+            throw FFmpegFailure("avcodec_send_packet",
+                                message: "\(failed) of \(packetsRead) packets are corrupt and could not be decoded")
+        }
+        guard sink.isReady else {
+            throw FFmpegFailure("decode", message: "no video frame could be decoded in the requested range")
+        }
+        try sink.output.finish()
+        var statistics = video.statistics
+        statistics.audioFramesEncoded = audio?.framesEncoded ?? 0
+        return statistics
+    }
+
+    /// The end of the video stream in its time base, when the container says.
+    private func sourceEndTicks(_ input: InputFile) -> Int64? {
+        guard let stream = input.stream(plan.videoStreamIndex) else { return nil }
+        let start = stream.pointee.start_time == reel_nopts_value() ? 0 : stream.pointee.start_time
+        if stream.pointee.duration > 0, stream.pointee.duration != reel_nopts_value() {
+            return start + stream.pointee.duration
+        }
+        let duration = input.context.pointee.duration
+        guard duration > 0 else { return nil }
+        return start + av_rescale_q(duration, reel_time_base_q(), stream.pointee.time_base)
+    }
+}

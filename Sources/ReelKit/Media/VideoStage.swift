@@ -1,0 +1,220 @@
+import CFFmpeg
+
+/// Decodes the primary video stream, keeps the frames inside the range that the reducer
+/// selects, filters them (denoise, rotate, scale, format) and encodes them.
+///
+/// Frames are held back briefly so each one's on-screen span is known before deciding:
+/// `pending` waits for the next decoded frame (its end time), `held` waits for the next kept
+/// frame (its output duration, including the time of frames dropped after it).
+final class VideoStage {
+    private let plan: TranscodePlan
+    private let decoder: Decoder
+    private let sink: MuxingSink
+    private let timeBase: AVRational
+    private let rangeStart: Int64
+    private let rangeEnd: Int64
+    private var selector: (any FrameSelector)?
+    private let measuresScenes: Bool
+    private var previousGrid: LumaGrid?
+
+    private var graph: FilterGraph?
+    private var encoder: Encoder?
+    private let decoded: Frame
+    private let filtered: Frame
+    private let packet: Packet
+    private var pending: (frame: Frame, start: Int64)?
+    private var beforeRange: Frame?
+    private var held: (frame: Frame, start: Int64)?
+    private var durations: [Int64: Int64] = [:]
+    private let fallbackDuration: Int64
+
+    private(set) var isDone = false
+    private(set) var statistics = TranscodeStatistics()
+    private(set) var decodeErrors = 0
+    /// Output time reached so far, in seconds.
+    private(set) var outputSeconds: Double = 0
+
+    init(input: InputFile, plan: TranscodePlan, sink: MuxingSink) throws(FFmpegFailure) {
+        self.plan = plan
+        self.sink = sink
+        decoder = try Decoder(input: input, streamIndex: plan.videoStreamIndex)
+        timeBase = decoder.timeBase
+        rangeStart = Self.ticks(plan.range.start, timeBase)
+        rangeEnd = plan.range.endsEarly ? Self.ticks(plan.range.end, timeBase) : Int64.max
+        if let rate = plan.targetFrameRate {
+            selector = plan.reducer.makeSelector(targetFrameRate: rate)
+            measuresScenes = plan.reducer.usesSceneChangeScores
+        } else {
+            measuresScenes = false
+        }
+        let rate = plan.video.frameRate > 0 ? plan.video.frameRate : 30
+        fallbackDuration = max(1, av_rescale_q(Int64((1_000_000 / rate).rounded()), av_make_q(1, 1_000_000), timeBase))
+        decoded = try Frame()
+        filtered = try Frame()
+        packet = try Packet()
+    }
+
+    /// Decodes one packet (or flushes with `nil`).
+    func handle(_ input: Packet?) throws(FFmpegFailure) {
+        guard !isDone || input == nil else { return }
+        do {
+            while try !decoder.send(input) { try receiveFrames() }
+        } catch where error.code == reel_averror_invaliddata() {
+            decodeErrors += 1
+        }
+        try receiveFrames()
+    }
+
+    /// Flushes everything into the muxer; the last frame lasts until the range (or source) ends.
+    func finish(sourceEnd: Int64?) throws(FFmpegFailure) {
+        if !isDone { try handle(nil) }
+        if let pending {
+            let natural = pending.start + max(pending.frame.pointer.pointee.pkt_duration, fallbackDuration)
+            var end = min(rangeEnd, natural)
+            if let sourceEnd, sourceEnd > pending.start { end = min(end, max(sourceEnd, pending.start + 1)) }
+            self.pending = nil
+            try offer(pending.frame, start: pending.start, end: end)
+        }
+        isDone = true
+        if let held {
+            self.held = nil
+            try emit(held.frame, start: held.start, end: lastEnd)
+        }
+        guard let graph, let encoder else { return }
+        try graph.push(nil)
+        try pullFiltered(from: graph)
+        _ = try encoder.send(nil)
+        try receivePackets(from: encoder)
+    }
+
+    private var lastEnd: Int64 = 0
+
+    private func receiveFrames() throws(FFmpegFailure) {
+        while !isDone, try decoder.receive(into: decoded) == .produced {
+            statistics.framesDecoded += 1
+            guard let pts = decoded.presentationTimestamp else {
+                decoded.unreference()
+                continue
+            }
+            let frame = try Frame()
+            av_frame_move_ref(frame.pointer, decoded.pointer)
+            try accept(frame, pts: pts)
+        }
+    }
+
+    private func accept(_ frame: Frame, pts: Int64) throws(FFmpegFailure) {
+        if pts < rangeStart {
+            beforeRange = frame
+            return
+        }
+        if let carried = beforeRange {
+            // The frame on screen when the range starts: keep it, starting exactly at the range start.
+            beforeRange = nil
+            if pts > rangeStart { pending = (carried, rangeStart) }
+        }
+        if let pending {
+            self.pending = nil
+            try offer(pending.frame, start: pending.start, end: min(pts, rangeEnd))
+        }
+        if pts >= rangeEnd {
+            isDone = true
+            return
+        }
+        pending = (frame, pts)
+    }
+
+    /// Gives one frame with its on-screen span to the reducer.
+    private func offer(_ frame: Frame, start: Int64, end: Int64) throws(FFmpegFailure) {
+        guard end > start else { return }
+        lastEnd = end
+        var score: Double?
+        if measuresScenes, let grid = LumaGrid(frame: frame.pointer) {
+            score = previousGrid.map { grid.difference(to: $0) } ?? 1
+            previousGrid = grid
+        }
+        if var selector {
+            let timing = FrameTiming(start: time(start - rangeStart), end: time(end - rangeStart), sceneChange: score)
+            let keep = selector.shouldKeep(timing)
+            self.selector = selector
+            guard keep else { return }
+        }
+        if let held {
+            try emit(held.frame, start: held.start, end: start)
+        }
+        held = (frame, start)
+    }
+
+    /// Sends a kept frame, retimed to the output timeline, through the filter to the encoder.
+    private func emit(_ frame: Frame, start: Int64, end: Int64) throws(FFmpegFailure) {
+        let outputPts = start - rangeStart
+        frame.pointer.pointee.pts = outputPts
+        durations[outputPts] = end - start
+        let graph: FilterGraph
+        if let existing = self.graph {
+            graph = existing
+        } else {
+            graph = try makeGraph(for: frame)
+            self.graph = graph
+        }
+        try graph.push(frame)
+        try pullFiltered(from: graph)
+        outputSeconds = Double(end - rangeStart) * av_q2d(timeBase)
+    }
+
+    private func pullFiltered(from graph: FilterGraph) throws(FFmpegFailure) {
+        while try graph.pull(into: filtered) == .produced {
+            defer { filtered.unreference() }
+            let encoder: Encoder
+            if let existing = self.encoder {
+                encoder = existing
+            } else {
+                encoder = try openEncoder(for: filtered, graph: graph)
+                self.encoder = encoder
+            }
+            while try !encoder.send(filtered) { try receivePackets(from: encoder) }
+            statistics.framesEncoded += 1
+            try receivePackets(from: encoder)
+        }
+    }
+
+    private func receivePackets(from encoder: Encoder) throws(FFmpegFailure) {
+        while try encoder.receive(into: packet) == .produced {
+            let pts = packet.pointer.pointee.pts
+            if let duration = durations.removeValue(forKey: pts) {
+                packet.pointer.pointee.duration = duration
+            } else if packet.pointer.pointee.duration <= 0 {
+                packet.pointer.pointee.duration = fallbackDuration
+            }
+            try sink.writeVideo(packet, timeBase: encoder.timeBase)
+        }
+    }
+
+    private func openEncoder(for frame: Frame, graph: FilterGraph) throws(FFmpegFailure) -> Encoder {
+        let hdr = plan.hdr ?? (plan.carryFrameHDR ? HDRSideData.metadata(of: frame.pointer) : nil)
+        let encoder = try Encoder(
+            video: plan.video, width: frame.width, height: frame.height,
+            pixelFormat: frame.pointer.pointee.format, timeBase: graph.outputTimeBase,
+            colorFrom: frame.pointer, hdr: plan.video.encoderName == "libx265" ? hdr : nil,
+            globalHeader: sink.needsGlobalHeader)
+        statistics.encodedWidth = Int(frame.width)
+        statistics.encodedHeight = Int(frame.height)
+        try sink.start(videoEncoder: encoder, hdr: hdr)
+        return encoder
+    }
+
+    private func makeGraph(for frame: Frame) throws(FFmpegFailure) -> FilterGraph {
+        let value = frame.pointer.pointee
+        let aspect = value.sample_aspect_ratio.num > 0 ? value.sample_aspect_ratio : av_make_q(1, 1)
+        let source = "video_size=\(value.width)x\(value.height):pix_fmt=\(value.format)"
+            + ":time_base=\(timeBase.num)/\(timeBase.den):pixel_aspect=\(aspect.num)/\(aspect.den)"
+        return try FilterGraph(isVideo: true, sourceArguments: source, description: plan.videoFilter)
+    }
+
+    private func time(_ ticks: Int64) -> MediaTime {
+        MediaTime(value: ticks * Int64(timeBase.num), timescale: timeBase.den)
+    }
+
+    static func ticks(_ time: MediaTime, _ timeBase: AVRational) -> Int64 {
+        av_rescale_q(time.value, av_make_q(1, time.timescale), timeBase)
+    }
+}
