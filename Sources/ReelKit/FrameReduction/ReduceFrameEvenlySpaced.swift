@@ -12,8 +12,8 @@ public struct ReduceFrameEvenlySpaced: VideoFrameReducer {
     struct Selector: FrameSelector {
         var grid: FrameGrid
 
-        mutating func shouldKeep(_ frame: FrameTiming) -> Bool {
-            grid.consumeInstants(before: frame.end)
+        mutating func select(_ frame: FrameTiming) -> FrameDecision {
+            grid.consumeInstants(before: frame.end).map { .keep(at: $0) } ?? .drop
         }
     }
 }

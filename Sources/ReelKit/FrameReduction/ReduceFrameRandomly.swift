@@ -20,16 +20,23 @@ public struct ReduceFrameRandomly: VideoFrameReducer {
         var slot: Int64 = 0
         var pick: MediaTime?
 
-        mutating func shouldKeep(_ frame: FrameTiming) -> Bool {
-            var keep = false
+        mutating func select(_ frame: FrameTiming) -> FrameDecision {
+            var keptAt: MediaTime?
             while true {
                 let instant = pick ?? nextPick()
                 pick = instant
-                guard instant < frame.end else { return keep }
-                keep = true
+                guard instant < frame.end else { break }
+                // Shown from the start of the slot its random instant fell in, so the output
+                // keeps an even rate while the choice of frame within each slot is random.
+                keptAt = keptAt ?? slotStart(slot)
                 pick = nil
                 slot += 1
             }
+            return keptAt.map { .keep(at: $0) } ?? .drop
+        }
+
+        private func slotStart(_ slot: Int64) -> MediaTime {
+            MediaTime(value: slot * 1000, timescale: Int32(clamping: Int64((frameRate * 1000).rounded())))
         }
 
         private mutating func nextPick() -> MediaTime {

@@ -20,14 +20,17 @@ public struct SceneAwareReducer: VideoFrameReducer {
     struct Selector: FrameSelector {
         var grid: FrameGrid
         let threshold: Double
+        var isFirstFrame = true
 
-        mutating func shouldKeep(_ frame: FrameTiming) -> Bool {
-            if let score = frame.sceneChange, score >= threshold {
+        mutating func select(_ frame: FrameTiming) -> FrameDecision {
+            if let score = frame.sceneChange, score >= threshold, !isFirstFrame {
+                // The new shot starts on its own first frame, exactly when it appears.
                 grid.restart(at: frame.start)
                 _ = grid.consumeInstants(before: frame.end)
-                return true
+                return .keep(at: frame.start)
             }
-            return grid.consumeInstants(before: frame.end)
+            isFirstFrame = false
+            return grid.consumeInstants(before: frame.end).map { .keep(at: $0) } ?? .drop
         }
     }
 }

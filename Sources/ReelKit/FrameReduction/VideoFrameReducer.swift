@@ -1,8 +1,9 @@
 /// A strategy that decides which source frames to keep when lowering the frame rate.
 ///
 /// Decisions are made from timestamps, one frame at a time in presentation order, so variable
-/// frame rate sources work. Every source frame is offered; a dropped frame's screen time goes to
-/// the kept frame before it, so the output lasts as long as the source.
+/// frame rate sources work. Every source frame is offered; each kept frame is shown from the
+/// time its decision names until the next kept frame, and the last one until the source (or
+/// trim) ends, so the output lasts exactly as long as the source.
 public protocol VideoFrameReducer: Sendable {
     /// Whether `FrameTiming.sceneChange` should be measured for this reducer (costs a little).
     var usesSceneChangeScores: Bool { get }
@@ -17,8 +18,18 @@ extension VideoFrameReducer {
 
 /// The stateful per-compression half of a reducer: offered every frame in presentation order.
 public protocol FrameSelector {
-    /// Whether to keep this frame.
-    mutating func shouldKeep(_ frame: FrameTiming) -> Bool
+    /// Whether to keep this frame, and when to show it.
+    mutating func select(_ frame: FrameTiming) -> FrameDecision
+}
+
+/// A reducer's verdict on one frame.
+public enum FrameDecision: Sendable, Equatable {
+    /// Leave the frame out; the previous kept frame stays on screen.
+    case drop
+    /// Keep the frame and show it from `time` (relative to the start of the kept range). Times
+    /// must increase from one kept frame to the next; reducers use grid instants so a 60 fps
+    /// source reduced to 24 fps comes out at an even 24 fps.
+    case keep(at: MediaTime)
 }
 
 /// One decoded frame as a reducer sees it.
@@ -39,30 +50,31 @@ public struct FrameTiming: Sendable, Equatable {
     }
 }
 
-/// The instants `k / frameRate` seconds (k = 0, 1, 2...) a reducer keeps frames at; computed
-/// from `k` each time so long videos do not drift.
+/// The instants `k / frameRate` seconds (k = 0, 1, 2...) after an origin that a reducer keeps
+/// frames at; exact rationals computed from `k`, so long videos do not drift.
 struct FrameGrid {
-    private let frameRate: Double
+    private let rateNumerator: Int64
+    private let rateDenominator: Int64
+    private var origin: MediaTime = .zero
     private var index: Int64 = 0
-    private static let timescale: Int32 = 1_000_000
 
     init(frameRate: Double) {
-        self.frameRate = max(frameRate, 0.001)
+        // Frame rates as thousandths are exact for 24, 25, 30, 60 and within 0.1 ppm for 29.97.
+        rateNumerator = max(Int64((frameRate * 1000).rounded()), 1)
+        rateDenominator = 1000
     }
 
     /// The next instant not yet given to a frame.
     var next: MediaTime { instant(index) }
 
-    /// The grid spacing.
-    var interval: MediaTime { instant(1) }
-
-    /// Gives every pending instant before `end` to the frame ending there; `true` if there was one.
-    /// Instants that fell in a gap before the frame (the very first frame, VFR pauses) count too,
-    /// so the first frame is always kept.
-    mutating func consumeInstants(before end: MediaTime) -> Bool {
-        guard next < end else { return false }
+    /// Gives every pending instant before `end` to the frame ending there and returns the first
+    /// of them, or `nil` when none falls before `end`. Instants before the frame's start (only
+    /// possible before the first frame) count too, so the first frame is always kept.
+    mutating func consumeInstants(before end: MediaTime) -> MediaTime? {
+        let first = next
+        guard first < end else { return nil }
         repeat { index += 1 } while next < end
-        return true
+        return first
     }
 
     /// Re-anchors the grid so its next instant is `time`.
@@ -71,10 +83,8 @@ struct FrameGrid {
         index = 0
     }
 
-    private var origin: MediaTime = .zero
-
     private func instant(_ k: Int64) -> MediaTime {
-        origin + MediaTime(value: Int64((Double(k) * Double(Self.timescale) / frameRate).rounded()),
-                           timescale: Self.timescale)
+        // k / (num / den) seconds = k * den / num; num fits Int32 for rates below 2 million.
+        origin + MediaTime(value: k * rateDenominator, timescale: Int32(clamping: rateNumerator))
     }
 }

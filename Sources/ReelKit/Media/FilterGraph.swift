@@ -32,30 +32,27 @@ final class FilterGraph {
             }
             source = sourceContext
             sink = sinkContext
+            // avfilter_graph_parse_ptr consumes and rewrites both lists; free what it leaves.
             var outputs = avfilter_inout_alloc()
             var inputs = avfilter_inout_alloc()
             defer {
                 avfilter_inout_free(&outputs)
                 avfilter_inout_free(&inputs)
             }
-            guard let outputs, let inputs else {
+            guard let outputEnd = outputs, let inputEnd = inputs else {
                 throw FFmpegFailure("avfilter_inout_alloc", code: reel_averror_enomem())
             }
-            outputs.pointee.name = av_strdup("in")
-            outputs.pointee.filter_ctx = sourceContext
-            outputs.pointee.pad_idx = 0
-            outputs.pointee.next = nil
-            inputs.pointee.name = av_strdup("out")
-            inputs.pointee.filter_ctx = sinkContext
-            inputs.pointee.pad_idx = 0
-            inputs.pointee.next = nil
-            var inputsList: UnsafeMutablePointer<AVFilterInOut>? = inputs
-            var outputsList: UnsafeMutablePointer<AVFilterInOut>? = outputs
-            try check(avfilter_graph_parse_ptr(graph, description.isEmpty ? (isVideo ? "null" : "anull") : description,
-                                               &inputsList, &outputsList, nil),
+            outputEnd.pointee.name = av_strdup("in")
+            outputEnd.pointee.filter_ctx = sourceContext
+            outputEnd.pointee.pad_idx = 0
+            outputEnd.pointee.next = nil
+            inputEnd.pointee.name = av_strdup("out")
+            inputEnd.pointee.filter_ctx = sinkContext
+            inputEnd.pointee.pad_idx = 0
+            inputEnd.pointee.next = nil
+            let chain = description.isEmpty ? (isVideo ? "null" : "anull") : description
+            try check(avfilter_graph_parse_ptr(graph, chain, &inputs, &outputs, nil),
                       "avfilter_graph_parse_ptr (\(description))")
-            avfilter_inout_free(&inputsList)
-            avfilter_inout_free(&outputsList)
             try check(avfilter_graph_config(graph, nil), "avfilter_graph_config (\(description))")
         } catch {
             var freeing: UnsafeMutablePointer<AVFilterGraph>? = graph

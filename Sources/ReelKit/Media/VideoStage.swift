@@ -123,25 +123,29 @@ final class VideoStage {
         pending = (frame, pts)
     }
 
-    /// Gives one frame with its on-screen span to the reducer.
+    /// Gives one frame with its on-screen span to the reducer; kept frames wait in `held` until
+    /// the next kept frame fixes their duration.
     private func offer(_ frame: Frame, start: Int64, end: Int64) throws(FFmpegFailure) {
         guard end > start else { return }
         lastEnd = end
-        var score: Double?
-        if measuresScenes, let grid = LumaGrid(frame: frame.pointer) {
-            score = previousGrid.map { grid.difference(to: $0) } ?? 1
-            previousGrid = grid
-        }
+        var outputStart = start
         if var selector {
+            var score: Double?
+            if measuresScenes, let grid = LumaGrid(frame: frame.pointer) {
+                score = previousGrid.map { grid.difference(to: $0) }
+                previousGrid = grid
+            }
             let timing = FrameTiming(start: time(start - rangeStart), end: time(end - rangeStart), sceneChange: score)
-            let keep = selector.shouldKeep(timing)
+            let decision = selector.select(timing)
             self.selector = selector
-            guard keep else { return }
+            guard case .keep(let at) = decision else { return }
+            outputStart = rangeStart + Self.ticks(at, timeBase)
+            if let held, outputStart <= held.start { outputStart = held.start + 1 }
         }
         if let held {
-            try emit(held.frame, start: held.start, end: start)
+            try emit(held.frame, start: held.start, end: outputStart)
         }
-        held = (frame, start)
+        held = (frame, outputStart)
     }
 
     /// Sends a kept frame, retimed to the output timeline, through the filter to the encoder.
