@@ -50,7 +50,7 @@ final class OutputFile {
               let raw = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * MemoryLayout<Int32>.size)
         else { return }
         let matrix = UnsafeMutableRawPointer(raw).bindMemory(to: Int32.self, capacity: 9)
-        av_display_rotation_set(matrix, Double(-clockwiseDegrees))
+        av_display_rotation_set(matrix, Double(clockwiseDegrees))
     }
 
     /// Writes HDR static metadata as stream side data (`mdcv`/`clli` boxes).

@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ReelKit
+
+/// Cancelling by `cancel()` and by the Swift task: prompt, typed, nothing left behind.
+@Suite(.serialized) struct CancellationTests {
+    /// A configuration slow enough to cancel mid-way: full-size HEVC of the 1.5 s 2K clip.
+    static func slowConfig(in directory: URL) -> CompressionConfig {
+        var config = Harness.fastConfig(in: directory)
+        config.videoCodec = .hevc
+        config.encoderSpeed = .medium
+        return config
+    }
+
+    @Test func cancelMethodStopsPromptlyAndLeavesNoFile() async throws {
+        let source = try Fixtures.clip("preset_source.mp4")
+        let directory = try Fixtures.scratchDirectory()
+        let compressor = VideoCompressor()
+        let started = Mutex<Bool>(false)
+        let cancelledAt = Mutex<Date?>(nil)
+        let task = Task {
+            try await compressor.compressVideo(source, config: Self.slowConfig(in: directory)) { value in
+                if value > 0.1 && !started.withLock({ $0 }) {
+                    started.withLock { $0 = true }
+                    cancelledAt.withLock { $0 = Date() }
+                    compressor.cancel()
+                }
+            }
+        }
+        let result = await task.result
+        let finished = Date()
+        guard case .failure(let error) = result else {
+            Issue.record("compression was not cancelled")
+            return
+        }
+        #expect(error as? ReelError == .cancelled)
+        let latency = try #require(cancelledAt.withLock { $0 }).distance(to: finished)
+        // The contract is 0.5 s; the bound here leaves room for a loaded 2-core CI machine.
+        #expect(latency < 1.0, "cancel took \(latency) s")
+        #expect(Fixtures.contents(of: directory).isEmpty)
+    }
+
+    @Test func cancellingTheTaskStopsTheWork() async throws {
+        let source = try Fixtures.clip("preset_source.mp4")
+        let directory = try Fixtures.scratchDirectory()
+        let progressed = ProgressLog()
+        let task = Task {
+            try await VideoCompressor().compressVideo(source, config: Self.slowConfig(in: directory),
+                                                      progressHandler: progressed.handler)
+        }
+        while (progressed.all.last ?? 0) < 0.1 { try await Task.sleep(for: .milliseconds(10)) }
+        let cancelled = Date()
+        task.cancel()
+        let result = await task.result
+        let latency = cancelled.distance(to: Date())
+        guard case .failure(let error) = result else {
+            Issue.record("compression was not cancelled")
+            return
+        }
+        #expect(error as? ReelError == .cancelled)
+        #expect(latency < 1.0, "cancel took \(latency) s")
+        #expect(Fixtures.contents(of: directory).isEmpty)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import ReelKit
+
+/// Bad input, output rules, progress and cancellation.
+@Suite struct RobustnessTests {
+    @Test func badSourcesGiveTypedErrorsNamingTheFile() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        let config = Harness.fastConfig(in: directory)
+        let compressor = VideoCompressor()
+        let missing = URL(fileURLWithPath: "/nonexistent/clip.mp4")
+        var error = await Harness.reelError { _ = try await compressor.compressVideo(missing, config: config) }
+        #expect(error == .invalidSourceURL(missing))
+        #expect(error?.description.contains("/nonexistent/clip.mp4") == true)
+
+        let web = try #require(URL(string: "https://example.com/clip.mp4"))
+        error = await Harness.reelError { _ = try await compressor.compressVideo(web, config: config) }
+        #expect(error == .invalidSourceURL(web))
+
+        for name in ["empty.mp4", "not_video.mp4", "truncated.mp4"] {
+            let url = try Fixtures.clip(name)
+            error = await Harness.reelError { _ = try await compressor.compressVideo(url, config: config) }
+            switch error {
+            case .unreadableSource(let failed, _), .decodingFailed(let failed, _, _):
+                #expect(failed == url)
+                #expect(error?.description.contains(name) == true)
+            default:
+                Issue.record("\(name): unexpected \(String(describing: error))")
+            }
+        }
+        let audioOnly = try Fixtures.clip("audio_only.m4a")
+        error = await Harness.reelError { _ = try await compressor.compressVideo(audioOnly, config: config) }
+        #expect(error == .missingVideoTrack(audioOnly))
+        #expect(Fixtures.contents(of: directory).isEmpty)
+    }
+
+    @Test func corruptedSourceFailsCleanlyOrConceals() async throws {
+        let url = try Fixtures.clip("corrupted.mp4")
+        let directory = try Fixtures.scratchDirectory()
+        let error = await Harness.reelError {
+            _ = try await VideoCompressor().compressVideo(url, config: Harness.fastConfig(in: directory))
+        }
+        // FFmpeg conceals small damage; heavy damage must be a typed decoding error, and a
+        // failure leaves nothing behind.
+        if let error {
+            guard case .decodingFailed(let failed, _, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(failed == url)
+            #expect(Fixtures.contents(of: directory).isEmpty)
+        }
+    }
+
+    @Test func outputRulesAreEnforced() async throws {
+        let source = try Fixtures.clip("no_audio.mp4")
+        var config = Harness.fastConfig(in: try Fixtures.scratchDirectory())
+        config.outputURL = source
+        var error = await Harness.reelError { _ = try await VideoCompressor().compressVideo(source, config: config) }
+        #expect(error == .outputEqualsSource(source))
+
+        let blocker = try Fixtures.scratchDirectory().appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        config.outputURL = blocker.appendingPathComponent("out.mp4")
+        error = await Harness.reelError { _ = try await VideoCompressor().compressVideo(source, config: config) }
+        guard case .invalidOutputPath = error else {
+            Issue.record("expected invalidOutputPath, got \(String(describing: error))")
+            return
+        }
+
+        let nested = try Fixtures.scratchDirectory().appendingPathComponent("a/b/c.mp4")
+        config.outputURL = nested
+        let result = try await VideoCompressor().compressVideo(source, config: config)
+        #expect(result.url == nested)
+        #expect(Fixtures.contents(of: nested.deletingLastPathComponent()) == ["c.mp4"])
+    }
+
+    @Test func invalidTrimIsTyped() async throws {
+        let error = await Harness.reelError {
+            _ = try await Harness.compress("cfr_audio.mp4") {
+                $0.trimStartTime = MediaTime(value: 2, timescale: 1)
+                $0.trimEndTime = MediaTime(value: 1, timescale: 1)
+            }
+        }
+        guard case .invalidTrimTimes(let start, let end, _) = error else {
+            Issue.record("expected invalidTrimTimes, got \(String(describing: error))")
+            return
+        }
+        #expect(start == 2 && end == 1)
+    }
+
+    @Test func sourceBytesAreNeverModified() async throws {
+        let source = try Fixtures.clip("cfr_audio.mp4")
+        let before = try Data(contentsOf: source)
+        let attributes = try FileManager.default.attributesOfItem(atPath: source.path)
+        _ = try await Harness.compress("cfr_audio.mp4")
+        #expect(try Data(contentsOf: source) == before)
+        let after = try FileManager.default.attributesOfItem(atPath: source.path)
+        #expect(after[.modificationDate] as? Date == attributes[.modificationDate] as? Date)
+    }
+
+    @Test func progressIsMonotonicBoundedAndEndsAtOne() async throws {
+        let log = ProgressLog()
+        _ = try await Harness.compress("fast60.mp4", progress: log) { $0.contentAwareOptimization = true }
+        let values = log.all
+        #expect(values.count >= 10)
+        #expect(values.count <= 101)
+        #expect(values.last == 1.0)
+        #expect(values.filter { $0 == 1.0 }.count == 1)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(values.allSatisfy { (0...1).contains($0) })
+    }
+
+    @Test func severalCompressionsRunAtOnce() async throws {
+        async let first = Harness.compress("cfr_audio.mp4") { $0.maxLongerDimension = 320 }
+        async let second = Harness.compress("fast60.mp4") { $0.fps = 30 }
+        let (a, b) = try await (first, second)
+        #expect(a.output.primaryVideo?.video?.width == 320)
+        #expect(b.output.primaryVideo?.frameCount == 120)
+    }
+}
