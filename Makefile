@@ -1,0 +1,54 @@
+# Reel: set-up, build, test and demo on Debian 12. `make demo` and `make test` install what is
+# missing first, so both work on a fresh machine.
+
+SWIFT_BIN := $(wildcard /opt/swift/usr/bin)
+ifneq ($(SWIFT_BIN),)
+export PATH := $(SWIFT_BIN):$(PATH)
+endif
+
+SWIFT ?= swift
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+DEB_PACKAGES := pkg-config ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
+	libswresample-dev libavfilter-dev libx264-dev libx265-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEMO_CLIP := Fixtures/clips/demo.mov
+DEMO_OUT := out/demo-messaging.mp4
+
+.PHONY: all deps build release test demo clean
+
+all: build
+
+## deps: install the Debian packages that are missing (FFmpeg 5.1 libraries, x264, x265, ffmpeg CLI)
+deps:
+	@missing=""; \
+	for package in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+## build: debug build of everything
+build: deps
+	$(SWIFT) build -j $(JOBS)
+
+## release: optimized `reel` binary at .build/release/reel
+release: deps
+	$(SWIFT) build -c release -j $(JOBS) --product reel
+
+## test: every test (unit, integration on generated clips, end to end on the built binary)
+test: deps
+	$(SWIFT) build --build-tests -j $(JOBS)
+	$(SWIFT) test --skip-build
+
+## demo: compress the bundled 1080p clip with the messaging preset and show the result
+demo: release
+	@mkdir -p out
+	.build/release/reel compress $(DEMO_CLIP) --preset messaging -o $(DEMO_OUT) --overwrite
+	@echo
+	.build/release/reel probe $(DEMO_OUT)
+
+clean:
+	rm -rf .build out
