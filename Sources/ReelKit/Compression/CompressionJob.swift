@@ -61,16 +61,16 @@ struct CompressionJob: Sendable {
         } catch let error as ReelError {
             throw error
         } catch let failure as FFmpegFailure {
-            let operation = failure.operation
-            if operation.hasPrefix("avformat_write") || operation.hasPrefix("av_interleaved") || operation.hasPrefix("av_write")
-                || operation.hasPrefix("avio") || operation.hasPrefix("avformat_alloc_output") {
-                throw .muxingFailed(output, operation: operation, reason: failure.message)
+            switch failure.stage {
+            case .demux:
+                throw .unreadableSource(source, reason: "\(failure.operation): \(failure.message)")
+            case .decode:
+                throw .decodingFailed(source, operation: failure.operation, reason: failure.message)
+            case .encode:
+                throw .encodingFailed(output, operation: failure.operation, reason: failure.message)
+            case .mux:
+                throw .muxingFailed(output, operation: failure.operation, reason: failure.message)
             }
-            if operation.contains("encoder") || operation.hasPrefix("avcodec_send_frame")
-                || operation.hasPrefix("avcodec_receive_packet") || operation.contains("libx26") || operation.contains("(aac") {
-                throw .encodingFailed(output, operation: operation, reason: failure.message)
-            }
-            throw .decodingFailed(source, operation: operation, reason: failure.message)
         } catch {
             throw .decodingFailed(source, operation: "transcode", reason: "\(error)")
         }
