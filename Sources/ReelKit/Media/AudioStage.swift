@@ -31,7 +31,12 @@ final class AudioStage {
     func handle(_ input: Packet?) throws(FFmpegFailure) {
         guard !isDone || input == nil else { return }
         do {
-            while try !decoder.send(input) { try receiveFrames() }
+            // A full decoder takes the packet once its frames are drained, unless the range
+            // ended while draining: then the packet is not needed any more.
+            while try !decoder.send(input) {
+                try receiveFrames()
+                if isDone { return }
+            }
         } catch where error.code == reel_averror_invaliddata() {
             decodeErrors += 1
         }

@@ -74,13 +74,3 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(FFmpegF
     if code < 0 { throw FFmpegFailure(operation(), code: code) }
     return code
 }
-
-/// Silences FFmpeg's own logging once per process (x264 logs through it; x265 via its params).
-enum FFmpegLogging {
-    private static let configured: Bool = {
-        av_log_set_level(AV_LOG_QUIET)
-        return true
-    }()
-
-    static func silence() { _ = configured }
-}
