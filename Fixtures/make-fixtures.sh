@@ -27,7 +27,8 @@ maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 FF=(ffmpeg -hide_banner -loglevel error -nostdin -y)
 BITEXACT=(-fflags +bitexact -flags:v +bitexact -flags:a +bitexact)
 # Fixed thread count: x264's output depends on it, and we want identical bytes everywhere.
-X264=(-c:v libx264 -preset ultrafast -pix_fmt yuv420p -threads 2)
+# veryfast keeps B-frames (pts != dts, High profile) like real camera files.
+X264=(-c:v libx264 -preset veryfast -pix_fmt yuv420p -threads 2)
 AAC=(-c:a aac -b:a 128k)
 # Two tones (440 Hz left, 660 Hz right) with a 4x beep each second: a real stereo signal.
 stereo_tone() { echo "sine=f=440:beep_factor=4:r=48000:d=$1[l];sine=f=660:beep_factor=4:r=48000:d=$1[r];[l][r]join=inputs=2:channel_layout=stereo[out0]"; }
@@ -42,7 +43,7 @@ mk_cfr_audio_mp4() {
 
 mk_preset_source_mp4() {
   "${FF[@]}" -f lavfi -i testsrc2=s=2048x1152:r=60:d=1.5 -f lavfi -i "$(stereo_tone 1.5)" \
-    "${X264[@]}" -crf 20 -g 60 -c:a aac -b:a 192k "${BITEXACT[@]}" "$1"
+    "${X264[@]}" -preset ultrafast -crf 20 -g 60 -c:a aac -b:a 192k "${BITEXACT[@]}" "$1"
 }
 
 # 60 fps source keeping frames n%6 in {0,1,3}: gaps of 1/60, 2/60 and 3/60 s, 90 frames in 3 s.
@@ -113,8 +114,8 @@ mk_multitrack_mov() {
 
 mk_cover_art_mp4() {
   "${FF[@]}" -f lavfi -i testsrc2=s=640x360:r=30:d=2 -f lavfi -i "$(stereo_tone 2)" \
-    -f lavfi -i "mandelbrot=s=320x320:r=1" \
-    -map 0:v -map 1:a -map 2:v -frames:v:1 1 "${X264[@]}" -g 30 -c:v:1 png \
+    -f lavfi -i "mandelbrot=s=320x320:r=1,trim=end_frame=1" \
+    -map 0:v -map 1:a -map 2:v "${X264[@]}" -g 30 -c:v:1 png \
     -disposition:v:1 attached_pic "${AAC[@]}" "${BITEXACT[@]}" "$1"
 }
 
