@@ -61,6 +61,10 @@ import Testing
         #expect(frameHDR.maxFrameAverageLightLevel == 400)
         let primaries = try #require(frameHDR.displayPrimaries)
         #expect(abs(primaries[1][0] - 0.265) < 1e-4)  // green x, G(13250, ...) in 0.00002 units
+        // Also written as container boxes (mdcv/clli), which the source did not even have.
+        let streamHDR = try #require(video.video?.hdr)
+        #expect(streamHDR.hasMasteringDisplay && streamHDR.hasContentLightLevel)
+        #expect(streamHDR.maxLuminance == 1000 && streamHDR.maxContentLightLevel == 1000)
     }
 
     @Test func colorTagsAreCarriedToH264() async throws {
