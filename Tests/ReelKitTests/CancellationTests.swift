@@ -21,7 +21,7 @@ import Testing
         let cancelledAt = Mutex<Date?>(nil)
         let task = Task {
             try await compressor.compressVideo(source, config: Self.slowConfig(in: directory)) { value in
-                if value > 0.1 && !started.withLock({ $0 }) {
+                if value > 0.5 && !started.withLock({ $0 }) {
                     started.withLock { $0 = true }
                     cancelledAt.withLock { $0 = Date() }
                     compressor.cancel()
@@ -49,7 +49,7 @@ import Testing
             try await VideoCompressor().compressVideo(source, config: Self.slowConfig(in: directory),
                                                       progressHandler: progressed.handler)
         }
-        while (progressed.all.last ?? 0) < 0.1 { try await Task.sleep(for: .milliseconds(10)) }
+        while (progressed.all.last ?? 0) < 0.5 { try await Task.sleep(for: .milliseconds(10)) }
         let cancelled = Date()
         task.cancel()
         let result = await task.result
