@@ -73,4 +73,13 @@ import Testing
         #expect((times.last ?? 0) >= sourceDuration - 2.0 / 20)
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1.0 / 20 - 1e-3 })
     }
+
+    @Test func encoderChoosesItsOwnKeyframesNotTheSources() async throws {
+        // The source has keyframes at 0, 1 and 2 s; with a 90-frame interval the encoder needs
+        // only the first one. Copying the decoder's picture types would force all three.
+        let (result, _, _) = try await Harness.compress("cfr_audio.mp4") { $0.maxKeyFrameInterval = 90 }
+        #expect(try Harness.keyframeCount(result.url) == 1)
+        let (short, _, _) = try await Harness.compress("cfr_audio.mp4") { $0.maxKeyFrameInterval = 15 }
+        #expect(try Harness.keyframeCount(short.url) >= 6)
+    }
 }

@@ -180,6 +180,10 @@ final class VideoStage {
                 encoder = try openEncoder(for: filtered, graph: graph)
                 self.encoder = encoder
             }
+            // Decoded frames keep the source's picture types; the encoders would copy the
+            // source's GOP structure from them. Let x264/x265 choose, as the ffmpeg CLI does.
+            filtered.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+            filtered.pointer.pointee.key_frame = 0
             while try !encoder.send(filtered) { try receivePackets(from: encoder) }
             statistics.framesEncoded += 1
             try receivePackets(from: encoder)
