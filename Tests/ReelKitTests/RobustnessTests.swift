@@ -118,4 +118,20 @@ import Testing
         #expect(a.output.primaryVideo?.video?.width == 320)
         #expect(b.output.primaryVideo?.frameCount == 120)
     }
+
+    @Test func defaultOutputGoesToTheTemporaryDirectoryWithAUniqueName() async throws {
+        let source = try Fixtures.clip("no_audio.mp4")
+        let first = try await VideoCompressor().compressVideo(source, quality: .lowQuality)
+        let second = try await VideoCompressor().compressVideo(source, quality: .lowQuality)
+        defer {
+            try? FileManager.default.removeItem(at: first.url)
+            try? FileManager.default.removeItem(at: second.url)
+        }
+        let temporary = FileManager.default.temporaryDirectory.standardizedFileURL.path
+        #expect(first.url.deletingLastPathComponent().standardizedFileURL.path == temporary)
+        #expect(first.url.lastPathComponent.hasPrefix("no_audio_compressed_"))
+        #expect(first.url.pathExtension == "mp4")
+        #expect(first.url != second.url)
+        #expect(FileManager.default.fileExists(atPath: second.url.path))
+    }
 }
