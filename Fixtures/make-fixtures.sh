@@ -21,6 +21,7 @@ ALL=(
   rotated90.mov rotated90.mp4 odd_dims.mkv hdr_hlg.mp4 hdr_pq.mp4
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
+  story.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -35,6 +36,30 @@ stereo_tone() { echo "sine=f=440:beep_factor=4:r=48000:d=$1[l];sine=f=660:beep_f
 mono_tone() { echo "sine=f=440:beep_factor=4:r=${2:-48000}:d=$1"; }
 
 # --- clips -----------------------------------------------------------------------------------
+
+# The analyzer's story clip, 320x180 at 30 fps, 24 s (times in seconds):
+#   [0,2) black, silent | [2,6) still bars, faint noise, near-silent | [6,10) ACTION: fast
+#   scrolling picture, loud bursts | [10,14) still pattern, near-silent, fading to black over
+#   [13,14) | [14,15) black | [15,21) ACTION, fading in over [15,16) | [21,24) still, near-silent.
+# Hard cuts at 2, 6, 10 and 21 s (frames 60, 180, 300, 630); a fade out and in around [14,15).
+mk_story_mp4() {
+  local still="noise=alls=3:allf=t,format=yuv420p"
+  local quiet="anoisesrc=a=0.002:c=white:r=48000:seed=1"
+  local loud="volume='if(lt(mod(t\,0.5)\,0.12)\,1.0\,0.15)':eval=frame"
+  "${FF[@]}" \
+    -f lavfi -i "color=c=black:s=320x180:r=30:d=2,format=yuv420p" -f lavfi -i "anullsrc=r=48000:cl=mono:d=2" \
+    -f lavfi -i "smptebars=s=320x180:r=30:d=4,$still" -f lavfi -i "$quiet:d=4" \
+    -f lavfi -i "testsrc=s=320x180:r=30:d=4,scroll=h=0.045:v=0.02,format=yuv420p" \
+    -f lavfi -i "anoisesrc=a=0.6:c=pink:r=48000:seed=2:d=4,$loud" \
+    -f lavfi -i "rgbtestsrc=s=320x180:r=30:d=4,$still,fade=t=out:st=3:d=1" -f lavfi -i "$quiet:d=4" \
+    -f lavfi -i "color=c=black:s=320x180:r=30:d=1,format=yuv420p" -f lavfi -i "anullsrc=r=48000:cl=mono:d=1" \
+    -f lavfi -i "mandelbrot=s=320x180:r=30,trim=duration=6,scroll=h=-0.04:v=0.03,fade=t=in:st=0:d=1,format=yuv420p" \
+    -f lavfi -i "anoisesrc=a=0.6:c=brown:r=48000:seed=3:d=6,$loud" \
+    -f lavfi -i "pal100bars=s=320x180:r=30:d=3,$still" -f lavfi -i "$quiet:d=3" \
+    -filter_complex "[0:v][1:a][2:v][3:a][4:v][5:a][6:v][7:a][8:v][9:a][10:v][11:a][12:v][13:a]concat=n=7:v=1:a=1[v][a]" \
+    -map "[v]" -map "[a]" "${X264[@]}" -g 60 -c:a aac -b:a 96k -ac 1 "${BITEXACT[@]}" "$1"
+}
+
 
 mk_cfr_audio_mp4() {
   "${FF[@]}" -f lavfi -i testsrc2=s=640x360:r=30:d=3 -f lavfi -i "$(stereo_tone 3)" \

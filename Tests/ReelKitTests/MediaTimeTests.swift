@@ -32,3 +32,13 @@ import Testing
         #expect(!range.isEmpty)
     }
 }
+
+extension MediaTimeTests {
+    @Test func sumsOfDifferentTimescalesStayExact() {
+        let frame = MediaTime(value: 234_496, timescale: 15_360)
+        let sum = frame + MediaTime(value: 0, timescale: 1_000_000)
+        #expect(sum == frame)
+        #expect(sum.timescale == 48_000_000)
+        #expect(MediaTime(value: 1, timescale: 3) + MediaTime(value: 1, timescale: 7) == MediaTime(value: 10, timescale: 21))
+    }
+}

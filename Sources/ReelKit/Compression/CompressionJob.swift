@@ -21,7 +21,7 @@ struct CompressionJob: Sendable {
             let decision = try CompressionPlanner(source: info, config: config, reducer: reducer, content: content)
                 .decide(outputPath: location.temporaryURL.path)
             let transcodeProgress = progress.phase(from: 0.03, to: 0.97)
-            let statistics = try translating(location.temporaryURL) {
+            let statistics = try translatingFailures(source: source, output: location.temporaryURL) {
                 try Transcoder(plan: decision.plan, shouldCancel: { flag.isRaised },
                                progress: transcodeProgress).run()
             }
@@ -44,35 +44,11 @@ struct CompressionJob: Sendable {
     private func measureContent(_ info: MediaInfo) throws(ReelError) -> ContentAdjustment? {
         guard config.contentAwareOptimization, let video = info.primaryVideoStreamIndex else { return nil }
         let range = try CompressionPlanner(source: info, config: config, reducer: reducer, content: nil).keptRange()
-        let profile = try translating(source) {
+        let profile = try translatingFailures(source: source, output: source) {
             try ContentSampler.measure(url: source, streamIndex: video, start: range.start.seconds,
                                        end: range.end.seconds, shouldCancel: { flag.isRaised })
         }
         progress.report(0.03)
         return ContentAwareTuning.adjustment(for: profile)
-    }
-
-    /// Maps Media-layer failures to `ReelError`, naming the file being read or written.
-    private func translating<Value>(_ output: URL, _ work: () throws -> Value) throws(ReelError) -> Value {
-        do {
-            return try work()
-        } catch is TranscodeCancelled {
-            throw .cancelled
-        } catch let error as ReelError {
-            throw error
-        } catch let failure as FFmpegFailure {
-            switch failure.stage {
-            case .demux:
-                throw .unreadableSource(source, reason: "\(failure.operation): \(failure.message)")
-            case .decode:
-                throw .decodingFailed(source, operation: failure.operation, reason: failure.message)
-            case .encode:
-                throw .encodingFailed(output, operation: failure.operation, reason: failure.message)
-            case .mux:
-                throw .muxingFailed(output, operation: failure.operation, reason: failure.message)
-            }
-        } catch {
-            throw .decodingFailed(source, operation: "transcode", reason: "\(error)")
-        }
     }
 }

@@ -95,21 +95,7 @@ final class AudioStage {
     }
 
     private func makeGraph(for frame: Frame) throws(FFmpegFailure) -> FilterGraph {
-        let timeBase = decoder.timeBase
-        let format = av_get_sample_fmt_name(AVSampleFormat(rawValue: frame.pointer.pointee.format))
-            .map { String(cString: $0) } ?? "fltp"
-        var layout = AVChannelLayout()
-        if frame.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-            av_channel_layout_default(&layout, frame.pointer.pointee.ch_layout.nb_channels)
-        } else {
-            av_channel_layout_copy(&layout, &frame.pointer.pointee.ch_layout)
-        }
-        defer { av_channel_layout_uninit(&layout) }
-        var buffer = [CChar](repeating: 0, count: 128)
-        _ = buffer.withUnsafeMutableBufferPointer { av_channel_layout_describe(&layout, $0.baseAddress, $0.count) }
-        let layoutName = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let source = "time_base=\(timeBase.num)/\(timeBase.den):sample_rate=\(frame.pointer.pointee.sample_rate)"
-            + ":sample_fmt=\(format):channel_layout=\(layoutName)"
+        let source = FilterGraph.audioSourceArguments(for: frame, timeBase: decoder.timeBase)
         var chain: [String] = []
         if range.needsSeek || range.endsEarly {
             var trim = "atrim=start=\(seconds(range.start))"

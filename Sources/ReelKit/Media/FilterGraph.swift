@@ -86,4 +86,23 @@ final class FilterGraph {
     var outputFormat: Int32 { av_buffersink_get_format(sink) }
     var outputSampleRate: Int32 { av_buffersink_get_sample_rate(sink) }
     var outputFrameRate: AVRational { av_buffersink_get_frame_rate(sink) }
+
+    /// `abuffer` options describing `frame`'s audio (an unordered layout gets the default one).
+    static func audioSourceArguments(for frame: Frame, timeBase: AVRational) -> String {
+        let value = frame.pointer.pointee
+        var layout = AVChannelLayout()
+        if value.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            av_channel_layout_default(&layout, value.ch_layout.nb_channels)
+        } else {
+            var source = value.ch_layout
+            av_channel_layout_copy(&layout, &source)
+        }
+        defer { av_channel_layout_uninit(&layout) }
+        var name = [CChar](repeating: 0, count: 128)
+        _ = name.withUnsafeMutableBufferPointer { av_channel_layout_describe(&layout, $0.baseAddress, $0.count) }
+        let layoutName = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let format = av_get_sample_fmt_name(AVSampleFormat(rawValue: value.format)).map { String(cString: $0) } ?? "fltp"
+        return "time_base=\(timeBase.num)/\(timeBase.den):sample_rate=\(value.sample_rate)"
+            + ":sample_fmt=\(format):channel_layout=\(layoutName)"
+    }
 }

@@ -65,7 +65,9 @@ public struct MediaTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
                 value: Int64(clamping: operation(Int128(lhs.value), Int128(rhs.value))),
                 timescale: lhs.timescale)
         }
-        let scale = max(lhs.timescale, rhs.timescale)
+        // The least common multiple keeps the result exact; past Int32 the finer scale rounds.
+        let common = Int64(lhs.timescale) / gcd(Int64(lhs.timescale), Int64(rhs.timescale)) * Int64(rhs.timescale)
+        let scale = common <= Int64(Int32.max) ? Int32(common) : max(lhs.timescale, rhs.timescale)
         let left = lhs.converted(to: scale)
         let right = rhs.converted(to: scale)
         return MediaTime(
