@@ -21,7 +21,7 @@ ALL=(
   rotated90.mov rotated90.mp4 odd_dims.mkv hdr_hlg.mp4 hdr_pq.mp4
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
-  story.mp4
+  story.mp4 keyframe.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -42,6 +42,19 @@ mono_tone() { echo "sine=f=440:beep_factor=4:r=${2:-48000}:d=$1"; }
 #   scrolling picture, loud bursts | [10,14) still pattern, near-silent, fading to black over
 #   [13,14) | [14,15) black | [15,21) ACTION, fading in over [15,16) | [21,24) still, near-silent.
 # Hard cuts at 2, 6, 10 and 21 s (frames 60, 180, 300, 630); a fade out and in around [14,15).
+# Key-frame clip, 320x180 at 30 fps, 6 s: [0,1) black | [1,3) testsrc2 blurred (gblur) | [3,5)
+# the same testsrc2, sharp | [5,6) the same, nearly black (underexposed). The best frame is in [3,5).
+mk_keyframe_mp4() {
+  local src="testsrc2=s=320x180:r=30:d=2"
+  "${FF[@]}" \
+    -f lavfi -i "color=c=black:s=320x180:r=30:d=1,format=yuv420p" \
+    -f lavfi -i "$src,gblur=sigma=6,format=yuv420p" \
+    -f lavfi -i "$src,format=yuv420p" \
+    -f lavfi -i "testsrc2=s=320x180:r=30:d=1,eq=brightness=-0.42:contrast=0.4,format=yuv420p" \
+    -filter_complex "[0:v][1:v][2:v][3:v]concat=n=4:v=1:a=0[v]" -map "[v]" \
+    "${X264[@]}" -g 60 "${BITEXACT[@]}" "$1"
+}
+
 mk_story_mp4() {
   local still="noise=alls=3:allf=t,format=yuv420p"
   local quiet="anoisesrc=a=0.002:c=white:r=48000:seed=1"

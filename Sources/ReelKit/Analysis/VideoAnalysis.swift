@@ -33,8 +33,8 @@ public struct EngagementSegment: Sendable, Equatable {
 /// Picks highlight ranges from engagement levels.
 enum HighlightSelector {
     /// Segments at or above the threshold, adjacent ones merged, in time order. Without an
-    /// explicit minimum the threshold is one level above the median, and never below 4.5, so a
-    /// video of uniformly dull segments has no highlights.
+    /// explicit minimum the threshold is one level above the median (at most the top level), and
+    /// never below 4.5, so a video of uniformly dull segments has no highlights.
     static func highlights(_ segments: [EngagementSegment], minimumLevel: Float?) -> [TimeRange] {
         guard !segments.isEmpty else { return [] }
         let threshold = minimumLevel ?? automaticThreshold(segments)
@@ -51,7 +51,9 @@ enum HighlightSelector {
 
     static func automaticThreshold(_ segments: [EngagementSegment]) -> Float {
         let sorted = segments.map(\.level).sorted()
-        let median = sorted[sorted.count / 2]
-        return min(max(4.5, median + 1), sorted.last ?? 9)
+        let middle = sorted.count / 2
+        let median = sorted.count % 2 == 0 ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+        // One above the median, but a uniformly engaging video still keeps its best segments.
+        return max(4.5, min(median + 1, sorted.last ?? 9))
     }
 }

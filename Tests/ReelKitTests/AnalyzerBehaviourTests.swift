@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ReelKit
+
+/// Key-frame choice, queueing, cancellation and progress of the analyzer.
+@Suite struct AnalyzerBehaviourTests {
+    @Test func keyFramePrefersTheSharpWellExposedVersion() async throws {
+        // [0,1) black, [1,3) blurred, [3,5) sharp, [5,6) underexposed: all the same content.
+        let asset = try VideoAsset(id: "kf", url: try Fixtures.clip("keyframe.mp4"))
+        let time = try await VideoAnalyzer().analyze(asset, for: KeyFrameAnalysisRequest()).get().timestamp.seconds
+        #expect((3.0..<5.0).contains(time), "key frame at \(time)")
+    }
+
+    @Test func concurrentCallsRunOneAtATimeInOrder() async throws {
+        let analyzer = VideoAnalyzer()
+        let asset = try VideoAsset(id: "story", url: try Fixtures.clip("story.mp4"))
+        let events = ProgressLogLines()
+        let record: @Sendable (String) -> Void = { events.append($0) }
+        let first = Task {
+            _ = try await analyzer.analysis(of: asset) { value in if value == 1 { record("end 1") } }
+        }
+        // Let the first call take the queue before the others line up.
+        while analyzer.decodePassCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        let second = Task {
+            record("queued 2")
+            _ = try await analyzer.analysis(of: asset) { value in if value == 1 { record("end 2") } }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let third = Task {
+            record("queued 3")
+            _ = try await analyzer.analysis(of: asset) { value in if value == 1 { record("end 3") } }
+        }
+        try await first.value
+        try await second.value
+        try await third.value
+        let ends = events.all.filter { $0.hasPrefix("end") }
+        #expect(ends == ["end 1", "end 2", "end 3"])
+        #expect(analyzer.decodePassCount == 3)
+    }
+
+    @Test func cancellingTheCallerReturnsPromptly() async throws {
+        let asset = try VideoAsset(id: "story", url: try Fixtures.clip("story.mp4"))
+        let analyzer = VideoAnalyzer()
+        let started = ProgressLog()
+        let task = Task { try await analyzer.analysis(of: asset, progressHandler: started.handler) }
+        while (started.all.last ?? 0) < 0.2 { try await Task.sleep(for: .milliseconds(2)) }
+        let cancelled = Date()
+        task.cancel()
+        let result = await task.result
+        let latency = cancelled.distance(to: Date())
+        guard case .failure(let error) = result else {
+            Issue.record("analysis was not cancelled")
+            return
+        }
+        #expect(error as? ReelError == .cancelled)
+        // The contract is 0.5 s; the bound leaves room for a loaded CI machine.
+        #expect(latency < 1.0, "cancel took \(latency) s")
+        // A waiting call is cancelled too, without running.
+        let blocker = Task { try await analyzer.analysis(of: asset) }
+        while analyzer.decodePassCount < 2 { try await Task.sleep(for: .milliseconds(2)) }
+        let waiting = Task { try await analyzer.analysis(of: asset) }
+        try await Task.sleep(for: .milliseconds(20))
+        waiting.cancel()
+        let waited = await waiting.result
+        guard case .failure(let waitError) = waited else {
+            Issue.record("waiting analysis was not cancelled")
+            return
+        }
+        #expect(waitError as? ReelError == .cancelled)
+        _ = try await blocker.value
+        #expect(analyzer.decodePassCount == 2)
+    }
+
+    @Test func progressIsMonotonicAndEndsAtOne() async throws {
+        let asset = try VideoAsset(id: "story", url: try Fixtures.clip("story.mp4"))
+        let log = ProgressLog()
+        _ = try await VideoAnalyzer().analysis(of: asset, progressHandler: log.handler)
+        let values = log.all
+        #expect(values.count >= 10 && values.count <= 101)
+        #expect(values.last == 1)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test func badAssetsFailTyped() async throws {
+        let web = try #require(URL(string: "https://example.com/a.mp4"))
+        #expect(throws: ReelError.invalidSourceURL(web)) { _ = try VideoAsset(id: "web", url: web) }
+        let audioOnly = try VideoAsset(id: "a", url: try Fixtures.clip("audio_only.m4a"))
+        let result = try await VideoAnalyzer().analyze(audioOnly, for: KeyFrameAnalysisRequest())
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error == .missingVideoTrack(audioOnly.url))
+        let notVideo = try VideoAsset(id: "t", url: try Fixtures.clip("not_video.mp4"))
+        let (keyFrame, highlights) = try await VideoAnalyzer().analyze(notVideo, for: KeyFrameAnalysisRequest(), HighlightAnalysisRequest())
+        guard case .failure(.unreadableSource) = keyFrame, case .failure(.unreadableSource) = highlights else {
+            Issue.record("expected unreadableSource for both requests")
+            return
+        }
+    }
+}
