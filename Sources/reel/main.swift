@@ -1,12 +1,56 @@
 import Foundation
+import ReelArguments
 import ReelKit
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let source = URL(fileURLWithPath: arguments[1])
-var config = (VideoQuality.allCases.first { $0.presetName == (arguments.count > 2 ? arguments[2] : "medium") } ?? .mediumQuality).defaultConfig
-config.outputURL = URL(fileURLWithPath: "/tmp/t/out.mp4")
-let result = try await VideoCompressor().compressVideo(source, config: config) { p in
-    FileHandle.standardError.write(Data(String(format: "%.2f ", p).utf8))
+// reel: parse the command line, run the command, exit with its status.
+// 0 success, 1 a file failed, 2 usage error, 128 + signal when interrupted.
+
+let catalog = PresetCatalog.load()
+let tool = ToolDefinition.tool(presetNames: catalog.names)
+
+#if DEBUG
+// Debug builds (and so the end-to-end tests) refuse to run with an unsound tool spec.
+let specProblems = tool.validationProblems()
+if !specProblems.isEmpty {
+    Console.error("internal error: the tool spec is unsound: "
+        + specProblems.joined(separator: "; "))
+    exit(70)
 }
-let data = try JSONEncoder().encode(result.analytics)
-print(String(decoding: data, as: UTF8.self))
+#endif
+
+let outcome: ParseOutcome
+do {
+    outcome = try tool.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    Console.error(error.description)
+    exit(ExitStatus.usage)
+}
+
+let status: Int32
+switch outcome {
+case .version:
+    Console.printOut(HelpFormatter(tool: tool).versionText)
+    status = ExitStatus.success
+case .help(let command):
+    Console.printOut(HelpFormatter(tool: tool, width: Console.helpWidth)
+        .help(forCommandNamed: command))
+    status = ExitStatus.success
+case .run(let arguments):
+    switch arguments.command {
+    case "compress":
+        let command = CompressCommand(arguments: arguments, catalog: catalog)
+        let compressor = VideoCompressor()
+        let signals = SignalHandling()
+        status = await signals.run(onSignal: { compressor.cancel() }) {
+            await command.run(compressor: compressor, signals: signals)
+        }
+    case "probe":
+        status = ProbeCommand(arguments: arguments).run()
+    case "presets":
+        status = PresetsCommand(arguments: arguments, catalog: catalog).run()
+    default:
+        Console.error("unknown command '\(arguments.command)'")
+        status = ExitStatus.usage
+    }
+}
+exit(status)

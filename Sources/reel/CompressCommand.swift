@@ -1,0 +1,92 @@
+import Foundation
+import ReelArguments
+import ReelKit
+
+/// `reel compress`: resolves settings, inputs and outputs, runs the batch, prints the result.
+struct CompressCommand: Sendable {
+    /// The parsed `compress` arguments.
+    let arguments: ParsedArguments
+    /// The presets `--preset` may name.
+    let catalog: PresetCatalog
+
+    /// Runs the command and returns the exit status; `signals` tells whether it was stopped.
+    func run(compressor: VideoCompressor, signals: SignalHandling) async -> Int32 {
+        do {
+            return try await execute(compressor: compressor, signals: signals)
+        } catch {
+            Console.error(error.message)
+            return error.status
+        }
+    }
+
+    private func execute(
+        compressor: VideoCompressor, signals: SignalHandling
+    ) async throws(CommandFailure) -> Int32 {
+        var (config, reducer) = try ConfigOverrides(arguments: arguments, catalog: catalog)
+            .resolve()
+        let options = try CompressOptions(arguments)
+        config.fileType = try options.fileType(presetDefault: config.fileType)
+        let all = try InputCollection.collect(options.inputs)
+        let planner = OutputPlanner(
+            outputFile: options.outputFile, outputDirectory: options.outputDirectory,
+            fileType: config.fileType, overwrite: options.overwrite, isBatch: options.isBatch)
+        let candidates = options.isBatch ? planner.excludingOutputs(all) : all
+        if candidates.isEmpty {
+            let names = options.inputs.joined(separator: ", ")
+            throw .failure("\(names): no video files found (looked for "
+                + InputCollection.videoExtensions.sorted().map { "." + $0 }.joined(separator: " ")
+                + ")")
+        }
+        let selected = options.shard.map { InputCollection.slice(candidates, shard: $0) }
+            ?? candidates
+        let plan = planner.plan(selected, among: candidates)
+        let started = Date()
+        let outcomes: [FileOutcome]
+        if options.dryRun {
+            outcomes = plan.compactMap { FileOutcome.preliminary($0, dryRun: true) }
+            for outcome in outcomes where outcome.status == .failed {
+                Console.error(outcome.message ?? "")
+            }
+        } else {
+            let toCompress = plan.filter { $0.action == .compress }.count
+            let display = ProgressDisplay(
+                style: ProgressDisplay.automaticStyle(quiet: options.quiet),
+                total: toCompress, isBatch: options.isBatch)
+            let runner = BatchRunner(
+                compressor: compressor, config: config, reducer: reducer, jobs: options.jobs,
+                display: display)
+            outcomes = await runner.run(plan)
+            display.close()
+        }
+        report(outcomes, options: options, elapsed: Date().timeIntervalSince(started))
+        if let signal = signals.receivedSignal {
+            Console.error("interrupted by \(SignalHandling.name(of: signal)); "
+                + "unfinished outputs were removed")
+            return ExitStatus.interrupted(by: signal)
+        }
+        let failed = outcomes.contains { $0.status == .failed }
+        return failed ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// Prints the JSON object, the single-file summary or the batch table on standard output.
+    private func report(_ outcomes: [FileOutcome], options: CompressOptions, elapsed: Double) {
+        if options.json {
+            if !options.isBatch, let outcome = outcomes.first {
+                Console.printOut(ResultJSON.file(outcome).rendered())
+            } else {
+                Console.printOut(ResultJSON.batch(outcomes, processingTime: elapsed).rendered())
+            }
+            return
+        }
+        if options.quiet { return }
+        if options.isBatch {
+            if !outcomes.isEmpty {
+                Console.printOut(ResultReport.table(outcomes, processingTime: elapsed))
+            } else {
+                Console.printOut("nothing to do: shard \(options.shardText) holds no files")
+            }
+        } else if let outcome = outcomes.first, let text = ResultReport.single(outcome) {
+            Console.printOut(text)
+        }
+    }
+}

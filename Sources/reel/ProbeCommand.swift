@@ -1,0 +1,120 @@
+import Foundation
+import ReelArguments
+import ReelKit
+
+/// `reel probe`: describes a media file as text or JSON.
+struct ProbeCommand {
+    /// The parsed `probe` arguments.
+    let arguments: ParsedArguments
+
+    /// Probes the input, prints the description, and returns the exit status.
+    func run() -> Int32 {
+        let input = InputItem(display: arguments.positional("INPUT") ?? "")
+        let info: MediaInfo
+        do {
+            info = try MediaInfo.probe(input.url)
+        } catch {
+            Console.error(ErrorText.line(for: error, input: input))
+            return ExitStatus.failure
+        }
+        if arguments.flag("json") {
+            Console.printOut(ProbeJSON.info(info).rendered())
+        } else {
+            Console.printOut(Self.text(info, name: input.display))
+        }
+        return ExitStatus.success
+    }
+
+    /// The human-readable description.
+    static func text(_ info: MediaInfo, name: String) -> String {
+        var lines = [name]
+        let rows = [
+            ("container", info.containerName),
+            ("duration", Formatting.seconds(info.duration)),
+            ("size", "\(Formatting.bytes(info.fileSize)) (\(info.fileSize) bytes)"),
+            ("bitrate", Formatting.bitrate(Double(info.bitRate))),
+            ("streams", "\(info.streams.count)"),
+        ]
+        lines += rows.map { "  " + Formatting.padded($0.0, 11) + $0.1 }
+        lines.append("")
+        for stream in info.streams {
+            lines += streamLines(stream)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The heading and detail lines of one stream.
+    private static func streamLines(_ stream: StreamInfo) -> [String] {
+        var heading = "  #\(stream.index) \(stream.kind.rawValue), \(stream.role.rawValue)"
+        let isPrimary = stream.role == .primaryVideo || stream.role == .primaryAudio
+        if let handler = stream.handlerName, !handler.isEmpty, !isPrimary {
+            heading += " \"\(handler)\""
+        }
+        heading += ": " + stream.codecName
+        if let profile = stream.profile { heading += " (\(profile))" }
+        var details: [String] = []
+        if let video = stream.video {
+            details += stream.role == .coverArt
+                ? ["\(video.width)x\(video.height) still image"] : videoLines(video)
+        }
+        if let audio = stream.audio {
+            var text = "\(audio.sampleRate) Hz, \(audio.channels) channel"
+                + (audio.channels == 1 ? "" : "s")
+            if let layout = audio.channelLayout { text += " (\(layout))" }
+            details.append(text + ", \(audio.sampleFormat)")
+        }
+        var facts: [String] = []
+        if let bitRate = stream.bitRate, bitRate > 0 {
+            facts.append(Formatting.bitrate(Double(bitRate)))
+        }
+        if let duration = stream.duration { facts.append(Formatting.seconds(duration)) }
+        if let frames = stream.frameCount {
+            facts.append("\(frames) frame" + (frames == 1 ? "" : "s"))
+        }
+        if !facts.isEmpty { details.append(facts.joined(separator: ", ")) }
+        return [heading] + details.map { "      " + $0 }
+    }
+
+    /// Dimensions, rotation, frame rate, pixel format, color and HDR of a video stream.
+    private static func videoLines(_ video: VideoStreamInfo) -> [String] {
+        var size = "\(video.width)x\(video.height)"
+        if video.rotation != 0 {
+            size += ", displayed \(video.visualWidth)x\(video.visualHeight) "
+                + "(rotated \(video.rotation)° clockwise)"
+        }
+        var rate = "\(Formatting.frameRate(video.frameRate)) fps"
+        if video.isVariableFrameRate {
+            rate += " average, variable frame rate "
+                + "(base \(Formatting.frameRate(video.baseFrameRate)))"
+        }
+        var lines = [size + ", " + rate]
+        let tags = [video.color.primaries, video.color.transfer, video.color.matrix]
+        var picture = "\(video.pixelFormat) \(video.bitDepth)-bit"
+        if tags.contains(where: { $0 != nil }) {
+            picture += ", color " + tags.map { $0 ?? "unspecified" }.joined(separator: "/")
+        }
+        if let range = video.color.range { picture += ", \(range) range" }
+        lines.append(picture)
+        if video.color.isHDR || video.hdr != nil {
+            var hdr = "HDR: " + hdrKind(video.color.transfer)
+            if let metadata = video.hdr {
+                if let peak = metadata.maxLuminance {
+                    hdr += String(format: ", mastering peak %.0f cd/m²", peak)
+                }
+                if let cll = metadata.maxContentLightLevel { hdr += ", MaxCLL \(cll)" }
+                if let fall = metadata.maxFrameAverageLightLevel { hdr += ", MaxFALL \(fall)" }
+            }
+            lines.append(hdr)
+        }
+        return lines
+    }
+
+    /// The HDR flavour a transfer function stands for.
+    private static func hdrKind(_ transfer: String?) -> String {
+        switch transfer {
+        case "smpte2084": return "PQ"
+        case "arib-std-b67": return "HLG"
+        default: return "static metadata"
+        }
+    }
+}

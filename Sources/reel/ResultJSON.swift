@@ -1,0 +1,107 @@
+import ReelKit
+
+/// The `--json` output of `reel compress`.
+///
+/// A single input prints one file object; a batch prints `{files, totals, processingTime}`.
+/// Every key is always present (`null` when not applicable); seconds and bytes are numbers.
+enum ResultJSON {
+    /// One input: `{input, output, status, error, result}`.
+    static func file(_ outcome: FileOutcome) -> JSONValue {
+        let isFailure = outcome.status == .failed
+        return .object([
+            ("input", .string(outcome.file.input.url.path)),
+            ("output", .string(outcome.file.output.path)),
+            ("status", .string(outcome.status.rawValue)),
+            ("error", .init(isFailure ? outcome.message : nil)),
+            ("result", outcome.analytics.map(analytics) ?? .null),
+        ])
+    }
+
+    /// A batch: every file, the counts per status, and the wall-clock seconds.
+    static func batch(_ outcomes: [FileOutcome], processingTime: Double) -> JSONValue {
+        func count(_ status: FileStatus) -> JSONValue {
+            .init(outcomes.filter { $0.status == status }.count)
+        }
+        return .object([
+            ("files", .array(outcomes.map(file))),
+            ("totals", .object([
+                ("inputs", .init(outcomes.count)),
+                ("compressed", count(.compressed)),
+                ("skipped", count(.skipped)),
+                ("failed", count(.failed)),
+                ("cancelled", count(.cancelled)),
+                ("planned", count(.planned)),
+            ])),
+            ("processingTime", .init(processingTime)),
+        ])
+    }
+
+    /// The measurements of one compression.
+    static func analytics(_ result: CompressionAnalytics) -> JSONValue {
+        .object([
+            ("compressionRatio", .init(result.compressionRatio)),
+            ("processingTime", .init(result.processingTime)),
+            ("videoCodec", .string(result.videoCodec.rawValue)),
+            ("original", .object([
+                ("fileSize", .init(result.originalFileSize)),
+                ("duration", .init(result.originalDuration)),
+                ("width", .init(result.originalDimensions.width)),
+                ("height", .init(result.originalDimensions.height)),
+                ("videoBitrate", .init(result.originalVideoBitrate)),
+                ("audioBitrate", .init(result.originalAudioBitrate)),
+                ("frameCount", .init(result.originalFrameCount)),
+                ("frameRate", .init(result.originalFrameRate)),
+            ])),
+            ("compressed", .object([
+                ("fileSize", .init(result.compressedFileSize)),
+                ("duration", .init(result.compressedDuration)),
+                ("width", .init(result.compressedDimensions.width)),
+                ("height", .init(result.compressedDimensions.height)),
+                ("visualWidth", .init(result.compressedVisualDimensions.width)),
+                ("visualHeight", .init(result.compressedVisualDimensions.height)),
+                ("videoBitrate", .init(result.compressedVideoBitrate)),
+                ("audioBitrate", .init(result.compressedAudioBitrate)),
+                ("frameCount", .init(result.compressedFrameCount)),
+                ("frameRate", .init(result.compressedFrameRate)),
+            ])),
+            ("encoding", encoding(result.encoding)),
+            ("contentAdjustment", result.contentAdjustment.map(content) ?? .null),
+            ("droppedTracks", .array(result.droppedTracks.map(dropped))),
+        ])
+    }
+
+    /// The encoder settings used.
+    private static func encoding(_ summary: EncodingSummary) -> JSONValue {
+        .object([
+            ("constantRateFactor", .init(summary.constantRateFactor)),
+            ("targetBitrate", .init(summary.targetBitrate)),
+            ("maxBitrate", .init(summary.maxBitrate)),
+            ("keyFrameInterval", .init(summary.keyFrameInterval)),
+            ("frameRate", .init(summary.frameRate)),
+            ("videoFilter", .string(summary.videoFilter)),
+        ])
+    }
+
+    /// What content-aware optimization measured and changed.
+    private static func content(_ adjustment: ContentAdjustment) -> JSONValue {
+        .object([
+            ("category", .string(adjustment.category)),
+            ("motion", .init(adjustment.profile.motion)),
+            ("detail", .init(adjustment.profile.detail)),
+            ("keyFrameIntervalFactor", .init(adjustment.keyFrameIntervalFactor)),
+            ("bitrateFactor", .init(adjustment.bitrateFactor)),
+            ("constantRateFactorOffset", .init(adjustment.constantRateFactorOffset)),
+        ])
+    }
+
+    /// A source track left out of the output.
+    private static func dropped(_ track: DroppedTrack) -> JSONValue {
+        .object([
+            ("index", .init(track.index)),
+            ("role", .string(track.role.rawValue)),
+            ("codec", .string(track.codecName)),
+            ("handlerName", .init(track.handlerName)),
+            ("reason", .string(track.reason)),
+        ])
+    }
+}

@@ -1,0 +1,108 @@
+import ReelKit
+
+/// The human-readable result of `reel compress`: a summary for one file, a table for a batch.
+enum ResultReport {
+    /// The summary of one compressed file, e.g. sizes, ratio, dimensions, bit rates, time.
+    static func single(_ outcome: FileOutcome) -> String? {
+        let file = outcome.file
+        switch outcome.status {
+        case .planned: return "would compress \(file.input.display) -> \(file.outputDisplay)"
+        case .skipped: return "skipped \(file.input.display): \(outcome.message ?? "")"
+        case .failed, .cancelled: return nil
+        case .compressed: break
+        }
+        guard let result = outcome.analytics else { return nil }
+        let saved = result.originalFileSize > 0
+            ? 100 * (1 - Double(result.compressedFileSize) / Double(result.originalFileSize)) : 0
+        var rows: [(String, String)] = [
+            ("size", "\(Formatting.bytes(result.originalFileSize)) -> "
+                + "\(Formatting.bytes(result.compressedFileSize)) ("
+                + Formatting.speed(result.compressionRatio) + " smaller, "
+                + String(format: "%.0f%% saved)", saved)),
+            ("dimensions", "\(result.originalDimensions) -> \(result.compressedVisualDimensions)"),
+            ("video", "\(Formatting.bitrate(result.originalVideoBitrate)) -> "
+                + "\(Formatting.bitrate(result.compressedVideoBitrate)), "
+                + "\(result.videoCodec.rawValue), "
+                + "\(Formatting.frameRate(result.compressedFrameRate)) fps"),
+            ("audio", audioText(result)),
+            ("duration", Formatting.seconds(result.compressedDuration)),
+        ]
+        var time = Formatting.elapsed(result.processingTime)
+        if result.processingTime > 0 {
+            time += " (" + Formatting.speed(result.compressedDuration / result.processingTime)
+                + " realtime)"
+        }
+        rows.append(("time", time))
+        if !result.droppedTracks.isEmpty {
+            let tracks = result.droppedTracks.map { track in
+                "#\(track.index) \(track.role.rawValue) (\(track.codecName))"
+            }
+            rows.append(("left out", tracks.joined(separator: ", ")))
+        }
+        let lines = rows.map { "  " + Formatting.padded($0.0, 12) + $0.1 }
+        return (["\(file.input.display) -> \(file.outputDisplay)"] + lines)
+            .joined(separator: "\n")
+    }
+
+    /// The table of a batch: one row per input, then the totals.
+    static func table(_ outcomes: [FileOutcome], processingTime: Double) -> String {
+        var rows = [["STATUS", "INPUT", "OUTPUT", "RESULT"]]
+        for outcome in outcomes {
+            rows.append([
+                outcome.status.rawValue, outcome.file.input.display, outcome.file.outputDisplay,
+                resultText(outcome),
+            ])
+        }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var lines = rows.map { row in
+            (0..<3).map { Formatting.padded(row[$0], widths[$0]) }.joined(separator: "  ")
+                + "  " + row[3]
+        }
+        lines = lines.map(trimmingTrailingSpaces)
+        var counts: [String] = []
+        for status in [FileStatus.compressed, .planned, .skipped, .failed, .cancelled] {
+            let count = outcomes.filter { $0.status == status }.count
+            if count > 0 { counts.append("\(count) \(status.rawValue)") }
+        }
+        let noun = outcomes.count == 1 ? "file" : "files"
+        lines.append("\(outcomes.count) \(noun): " + counts.joined(separator: ", ")
+            + " in " + Formatting.elapsed(processingTime))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The RESULT column: sizes and ratio, the skip reason, or the failure's cause.
+    private static func resultText(_ outcome: FileOutcome) -> String {
+        switch outcome.status {
+        case .compressed:
+            guard let result = outcome.analytics else { return "" }
+            return "\(Formatting.bytes(result.originalFileSize)) -> "
+                + "\(Formatting.bytes(result.compressedFileSize)) "
+                + "(\(Formatting.speed(result.compressionRatio)) smaller, "
+                + "\(Formatting.elapsed(result.processingTime)))"
+        case .skipped:
+            return outcome.message ?? ""
+        case .failed:
+            let message = outcome.message ?? ""
+            let prefix = outcome.file.input.display + ": "
+            return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        case .cancelled:
+            return "interrupted"
+        case .planned:
+            return "will be compressed"
+        }
+    }
+
+    /// The audio row: bit rates, or that the output has none.
+    private static func audioText(_ result: CompressionAnalytics) -> String {
+        guard let compressed = result.compressedAudioBitrate else { return "none" }
+        let original = result.originalAudioBitrate.map(Formatting.bitrate) ?? "none"
+        return "\(original) -> \(Formatting.bitrate(compressed))"
+    }
+
+    /// `line` without trailing spaces.
+    private static func trimmingTrailingSpaces(_ line: String) -> String {
+        var result = Substring(line)
+        while result.last == " " { result = result.dropLast() }
+        return String(result)
+    }
+}

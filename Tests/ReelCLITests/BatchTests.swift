@@ -1,0 +1,86 @@
+import Foundation
+import ReelKit
+import Testing
+
+/// Batches: bounded concurrency, failures that do not stop the rest, resuming, sharding.
+@Suite struct BatchTests {
+    @Test func batchKeepsGoingAndResumes() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.silent, to: scratch.url, as: "clips/a.mp4")
+        try TestClips.copy(.silent, to: scratch.url, as: "clips/b.mov")
+        try scratch.write("not a video\n", to: "clips/c.mp4")
+        try scratch.write("notes\n", to: "clips/notes.txt")
+        let arguments = ["compress", "clips", "--output-dir", "out", "--jobs", "2",
+                         "--speed", "ultrafast", "--max-size", "160"]
+        let first = try Reel.run(arguments + ["--json"], in: scratch.url)
+        #expect(first.status == 1, "one file failed: \(first.stderr)")
+        #expect(first.stderr.contains("reel: clips/c.mp4: cannot read as media"))
+        let object = try first.jsonObject()
+        #expect(Set(object.keys) == ["files", "totals", "processingTime"])
+        let totals = try #require(object["totals"] as? [String: Int])
+        #expect(totals["inputs"] == 3 && totals["compressed"] == 2 && totals["failed"] == 1)
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.compactMap { $0["status"] as? String } == ["compressed", "compressed", "failed"])
+        #expect(try scratch.names(in: "out") == ["a-compressed.mp4", "b-compressed.mp4"])
+        let written = try modificationDates(scratch, "out")
+
+        let second = try Reel.run(arguments, in: scratch.url)
+        #expect(second.status == 1)
+        let rows = second.stdout.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("STATUS") == true)
+        #expect(rows.filter { $0.hasPrefix("skipped ") }.count == 2, "\(second.stdout)")
+        #expect(rows.filter { $0.hasPrefix("failed ") }.count == 1)
+        #expect(rows.last?.hasPrefix("3 files: 2 skipped, 1 failed") == true, "\(second.stdout)")
+        #expect(try modificationDates(scratch, "out") == written, "skipped outputs are untouched")
+    }
+
+    @Test func outputsBesideTheInputsAreNotTakenAsInputs() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.silent, to: scratch.url, as: "clips/a.mp4")
+        let arguments = ["compress", "clips/", "--speed", "ultrafast", "--json"]
+        let first = try Reel.run(arguments, in: scratch.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try Reel.run(arguments, in: scratch.url)
+        #expect(second.status == 0)
+        let totals = try #require(try second.jsonObject()["totals"] as? [String: Int])
+        #expect(totals["inputs"] == 1 && totals["skipped"] == 1)
+        #expect(try scratch.names(in: "clips") == ["a-compressed.mp4", "a.mp4"])
+    }
+
+    @Test(arguments: [2, 3, 9])
+    func shardsPartitionTheSortedInputs(count: Int) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let names = ["e.mp4", "a.mov", "g.MKV", "b.mp4", "f.webm", "c.mp4", "d.m4v"]
+        for name in names { try scratch.write("fake\n", to: "clips/" + name) }
+        try scratch.write("notes\n", to: "clips/readme.txt")
+        let all = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            .map { scratch.path("clips/" + $0).path }
+        var seen: [String] = []
+        for index in 1...count {
+            let run = try Reel.run(
+                ["compress", "clips", "--dry-run", "--json", "--shard", "\(index)/\(count)"],
+                in: scratch.url)
+            #expect(run.status == 0, "\(run.stderr)")
+            let files = try #require(try run.jsonObject()["files"] as? [[String: Any]])
+            let inputs = files.compactMap { $0["input"] as? String }
+            #expect(files.allSatisfy { $0["status"] as? String == "planned" })
+            #expect(inputs == stride(from: index - 1, to: all.count, by: count).map { all[$0] })
+            seen += inputs
+        }
+        #expect(seen.sorted() == all.sorted(), "every input in exactly one shard")
+        #expect(Set(seen).count == seen.count)
+        #expect(try scratch.names() == ["clips"], "a dry run writes nothing")
+    }
+
+    /// The modification date of each file in `subdirectory`.
+    private func modificationDates(_ scratch: Scratch, _ subdirectory: String) throws -> [Date] {
+        try scratch.names(in: subdirectory).map { name in
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: scratch.path(subdirectory + "/" + name).path)
+            return try #require(attributes[.modificationDate] as? Date)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import ReelKit
+import Testing
+
+/// `reel compress` on one file: overrides reaching the output, JSON, naming, refusals.
+@Suite struct CompressTests {
+    @Test func overridesReachTheOutput() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
+        let run = try Reel.run([
+            "compress", "clip.mp4", "--max-size", "160", "--fps", "15", "--audio-channels", "1",
+            "--audio-rate", "32000", "--audio-bitrate", "48k", "--keyint", "10", "--bitrate",
+            "300k", "--no-content-aware", "--speed", "ultrafast", "--json", "--quiet",
+        ], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "--quiet prints nothing on stderr: \(run.stderr)")
+        let object = try run.jsonObject()
+        #expect(object["status"] as? String == "compressed")
+        #expect(object["output"] as? String == scratch.path("clip-compressed.mp4").path)
+        let result = try #require(object["result"] as? [String: Any])
+        let encoding = try #require(result["encoding"] as? [String: Any])
+        #expect(encoding["keyFrameInterval"] as? Int == 10)
+        #expect(encoding["maxBitrate"] as? Int == 300_000)
+
+        let info = try MediaInfo.probe(scratch.path("clip-compressed.mp4"))
+        let video = try #require(info.primaryVideo?.video)
+        #expect(video.width == 160 && video.height == 90)
+        #expect(abs(video.frameRate - 15) < 0.5, "fps \(video.frameRate)")
+        let audio = try #require(info.primaryAudio?.audio)
+        #expect(audio.channels == 1)
+        #expect(audio.sampleRate == 32000)
+    }
+
+    @Test func jsonKeysAreStableAndNumeric() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.silent, to: scratch.url, as: "silent.mp4")
+        let run = try Reel.run(
+            ["compress", "silent.mp4", "--speed", "ultrafast", "--json"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("\r"), "no progress bar when stderr is not a terminal")
+        let object = try run.jsonObject()
+        #expect(Set(object.keys) == ["input", "output", "status", "error", "result"])
+        #expect(object["error"] is NSNull)
+        let result = try #require(object["result"] as? [String: Any])
+        #expect(Set(result.keys) == [
+            "compressionRatio", "processingTime", "videoCodec", "original", "compressed",
+            "encoding", "contentAdjustment", "droppedTracks",
+        ])
+        let original = try #require(result["original"] as? [String: Any])
+        #expect(Set(original.keys) == [
+            "fileSize", "duration", "width", "height", "videoBitrate", "audioBitrate",
+            "frameCount", "frameRate",
+        ])
+        #expect(original["audioBitrate"] is NSNull, "a silent source has no audio bit rate")
+        let compressed = try #require(result["compressed"] as? [String: Any])
+        #expect(Set(compressed.keys) == Set(original.keys).union(["visualWidth", "visualHeight"]))
+        #expect(try #require(compressed["fileSize"] as? Int) > 0)
+        #expect(try #require(compressed["duration"] as? Double) > 0.9)
+        #expect(result["processingTime"] is Double)
+        let encoding = try #require(result["encoding"] as? [String: Any])
+        #expect(Set(encoding.keys) == [
+            "constantRateFactor", "targetBitrate", "maxBitrate", "keyFrameInterval", "frameRate",
+            "videoFilter",
+        ])
+    }
+
+    @Test func noAudioHevcMovWithHumanSummary() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
+        let run = try Reel.run([
+            "compress", "clip.mp4", "--no-audio", "--format", "mov", "--codec", "hevc",
+            "--max-size", "160", "--speed", "ultrafast",
+        ], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        for text in ["clip.mp4 -> clip-compressed.mov", "size", "dimensions  320x180 -> 160x90",
+                     "audio       none", "time"] {
+            #expect(run.stdout.contains(text), "missing \(text):\n\(run.stdout)")
+        }
+        let info = try MediaInfo.probe(scratch.path("clip-compressed.mov"))
+        #expect(info.primaryVideo?.codecName == "hevc")
+        #expect(info.primaryAudio == nil)
+        #expect(!info.streams.contains { $0.kind == .audio })
+    }
+
+    @Test func trimAndOutputDirectory() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.video, to: scratch.url, as: "in/clip.mp4")
+        let run = try Reel.run([
+            "compress", "in/clip.mp4", "--start", "0.25", "--end", "00:00:00.750",
+            "--output-dir", "out", "--speed", "ultrafast", "--quiet",
+        ], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try scratch.names(in: "out") == ["clip-compressed.mp4"])
+        let info = try MediaInfo.probe(scratch.path("out/clip-compressed.mp4"))
+        #expect(abs(info.duration - 0.5) < 0.1, "duration \(info.duration)")
+    }
+
+    @Test func existingOutputIsNeverReplacedWithoutOverwrite() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.silent, to: scratch.url, as: "clip.mp4")
+        let existing = try scratch.write("keep me\n", to: "small.mp4")
+        let refused = try Reel.run(["compress", "clip.mp4", "-o", "small.mp4"], in: scratch.url)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "reel: small.mp4: already exists; pass --overwrite to replace it\n")
+        #expect(try String(contentsOf: existing, encoding: .utf8) == "keep me\n")
+
+        let replaced = try Reel.run(
+            ["compress", "clip.mp4", "-o", "small.mp4", "--overwrite", "--speed", "ultrafast",
+             "--quiet"], in: scratch.url)
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(try MediaInfo.probe(existing).primaryVideo != nil)
+
+        let same = try Reel.run(
+            ["compress", "clip.mp4", "-o", "./clip.mp4", "--overwrite"], in: scratch.url)
+        #expect(same.status == 1)
+        #expect(same.stderr.hasPrefix("reel: clip.mp4: the output would overwrite the input"))
+        #expect(try scratch.names() == ["clip.mp4", "small.mp4"])
+    }
+
+    @Test func unreadableInputFailsWithoutOutput() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("not a video\n", to: "notes.mp4")
+        let run = try Reel.run(["compress", "notes.mp4", "--json"], in: scratch.url)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("reel: notes.mp4: cannot read as media"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        let object = try run.jsonObject()
+        #expect(object["status"] as? String == "failed")
+        #expect(object["result"] is NSNull)
+        #expect(try scratch.names() == ["notes.mp4"])
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// Help, version, and the usage errors that end with exit status 2.
+@Suite struct HelpAndUsageTests {
+    @Test func overviewListsEveryCommand() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let run = try Reel.run(["--help"], in: scratch.url)
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty, "debug builds report an unsound spec on stderr: \(run.stderr)")
+        for word in ["USAGE: reel COMMAND", "compress", "presets", "probe", "--version"] {
+            #expect(run.stdout.contains(word), "missing \(word)")
+        }
+    }
+
+    @Test(arguments: [
+        (["compress", "--help"], ["USAGE: reel compress", "EXAMPLES:", "--shard K/N", "--jobs N",
+                                  "--output-dir DIR", "reel compress ~/clips/"]),
+        (["help", "probe"], ["USAGE: reel probe", "EXAMPLES:", "reel probe holiday.mov"]),
+        (["presets", "-h"], ["USAGE: reel presets", "EXAMPLES:", "REEL_PRESETS_DIR"]),
+    ])
+    func commandHelpShowsUsageAndExamples(arguments: [String], expected: [String]) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let run = try Reel.run(arguments, in: scratch.url)
+        #expect(run.status == 0)
+        for text in expected {
+            #expect(run.stdout.contains(text), "missing \(text) in \(arguments)")
+        }
+    }
+
+    @Test func versionPrintsNameAndNumber() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let run = try Reel.run(["--version"], in: scratch.url)
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("reel "))
+        #expect(run.stderr.isEmpty)
+    }
+
+    /// Each case: the arguments, and a piece of the one-line message.
+    @Test(arguments: [
+        (["compress", "--bitrat", "2M", "a.mp4"], "did you mean '--bitrate'?"),
+        (["compres", "a.mp4"], "did you mean 'compress'?"),
+        (["compress", "--preset", "hgh", "a.mp4"], "did you mean 'high'?"),
+        (["compress", "--bitrate", "2X", "a.mp4"], "such as 2M"),
+        (["compress", "--start", "5", "--end", "00:00:02", "a.mp4"], "after --start"),
+        (["compress", "--start", "1:75", "a.mp4"], "--start"),
+        (["compress", "--shard", "3/2", "a.mp4"], "K/N"),
+        (["compress", "--jobs", "0", "a.mp4"], "--jobs"),
+        (["compress", "--quality", "1.5", "a.mp4"], "from 0 to 1"),
+        (["compress", "--max-size", "8", "a.mp4"], "maxLongerDimension"),
+        (["compress", "--no-audio", "--audio-bitrate", "96k", "a.mp4"], "--no-audio"),
+        (["compress", "-o", "x.mp4", "a.mp4", "b.mp4"], "--output-dir"),
+        (["compress", "-o", "x.mkv", "a.mp4"], ".mp4 or .mov"),
+        (["compress", "--preset", "low", "--preset-file", "p.json", "a.mp4"], "not both"),
+        (["compress", "--seed", "4", "a.mp4"], "--reducer random"),
+        (["compress"], "INPUT"),
+        ([], "missing command"),
+    ])
+    func usageErrorsExitWithTwoAndOneLine(arguments: [String], message: String) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let run = try Reel.run(arguments, in: scratch.url)
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("reel: "))
+        #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+    }
+}
