@@ -29,20 +29,31 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
     /// The operation was cancelled by `cancel()` or by cancelling the task.
     case cancelled
 
-    public var description: String {
+    /// The file the error is about, when there is one.
+    public var fileURL: URL? {
+        switch self {
+        case .invalidSourceURL(let url), .unreadableSource(let url, _), .missingVideoTrack(let url),
+             .invalidOutputPath(let url, _), .outputEqualsSource(let url), .decodingFailed(let url, _, _),
+             .encodingFailed(let url, _, _), .muxingFailed(let url, _, _):
+            return url
+        case .codecNotSupported, .invalidTrimTimes, .invalidConfiguration, .invalidPreset, .cancelled:
+            return nil
+        }
+    }
+
+    /// The cause alone, without the file name, e.g. `no video stream`.
+    public var cause: String {
         switch self {
         case .invalidSourceURL(let url):
-            return url.isFileURL
-                ? "\(url.path): no such file"
-                : "\(url.absoluteString): not a file URL"
-        case .unreadableSource(let url, let reason):
-            return "\(url.path): cannot read as media: \(reason)"
-        case .missingVideoTrack(let url):
-            return "\(url.path): no video stream"
-        case .invalidOutputPath(let url, let reason):
-            return "\(url.path): invalid output path: \(reason)"
-        case .outputEqualsSource(let url):
-            return "\(url.path): output would overwrite the source"
+            return url.isFileURL ? "no such file" : "not a file URL"
+        case .unreadableSource(_, let reason):
+            return "cannot read as media: \(reason)"
+        case .missingVideoTrack:
+            return "no video stream"
+        case .invalidOutputPath(_, let reason):
+            return "invalid output path: \(reason)"
+        case .outputEqualsSource:
+            return "output would overwrite the source"
         case .codecNotSupported(let codec):
             return "codec not supported by this FFmpeg build: \(codec)"
         case .invalidTrimTimes(let start, let end, let duration):
@@ -54,15 +65,21 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
             return "invalid configuration: \(reason)"
         case .invalidPreset(let reason):
             return "invalid preset: \(reason)"
-        case .decodingFailed(let url, let operation, let reason):
-            return "\(url.path): decoding failed in \(operation): \(reason)"
-        case .encodingFailed(let url, let operation, let reason):
-            return "\(url.path): encoding failed in \(operation): \(reason)"
-        case .muxingFailed(let url, let operation, let reason):
-            return "\(url.path): writing failed in \(operation): \(reason)"
+        case .decodingFailed(_, let operation, let reason):
+            return "decoding failed in \(operation): \(reason)"
+        case .encodingFailed(_, let operation, let reason):
+            return "encoding failed in \(operation): \(reason)"
+        case .muxingFailed(_, let operation, let reason):
+            return "writing failed in \(operation): \(reason)"
         case .cancelled:
             return "cancelled"
         }
+    }
+
+    /// `FILE: cause`, or the cause alone when no file is involved.
+    public var description: String {
+        guard let url = fileURL else { return cause }
+        return "\(url.isFileURL ? url.path : url.absoluteString): \(cause)"
     }
 
     public var errorDescription: String? { description }
