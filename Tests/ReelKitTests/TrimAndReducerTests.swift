@@ -35,6 +35,8 @@ import Testing
         #expect(abs((video.video?.frameRate ?? 0) - 30) < 1e-6)
         #expect(result.analytics.originalFrameCount == 240)
         #expect(result.analytics.compressedFrameCount == 120)
+        #expect(abs(result.analytics.compressedFrameRate - 30) < 1e-6)
+        #expect(abs(result.analytics.originalFrameRate - 60) < 1e-6)
         let times = try Harness.videoFrameTimes(result.url)
         #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 1.0 / 30) < 1e-3 })
     }

@@ -15,6 +15,7 @@ struct CompressionAnalyticsBuilder {
         let outputPicture = outputVideo?.video
         let compressedFrames = Int(outputVideo?.frameCount ?? Int64(statistics.framesEncoded))
         let outputDuration = output.duration
+        let videoDuration = outputVideo?.duration ?? outputDuration
         return CompressionAnalytics(
             originalFileSize: source.fileSize,
             compressedFileSize: output.fileSize,
@@ -33,7 +34,7 @@ struct CompressionAnalyticsBuilder {
             originalFrameCount: statistics.framesDecoded,
             compressedFrameCount: compressedFrames,
             originalFrameRate: sourcePicture?.frameRate ?? 0,
-            compressedFrameRate: outputDuration > 0 ? Double(compressedFrames) / outputDuration : 0,
+            compressedFrameRate: videoDuration > 0 ? Double(compressedFrames) / videoDuration : 0,
             videoCodec: decision.codec,
             droppedTracks: decision.droppedTracks,
             contentAdjustment: content,

@@ -72,7 +72,7 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     public var compressedFrameCount: Int
     /// Source average frame rate.
     public var originalFrameRate: Double
-    /// Output average frame rate (frames / duration).
+    /// Output average frame rate (video frames / video track duration).
     public var compressedFrameRate: Double
     /// Output video codec.
     public var videoCodec: VideoCodec
