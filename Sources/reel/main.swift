@@ -46,6 +46,9 @@ case .run(let arguments):
         }
     case "probe":
         status = ProbeCommand(arguments: arguments).run()
+    case "analyze":
+        let command = AnalyzeCommand(arguments: arguments)
+        status = await SignalHandling().run(onSignal: {}) { await command.run() }
     case "presets":
         status = PresetsCommand(arguments: arguments, catalog: catalog).run()
     default:

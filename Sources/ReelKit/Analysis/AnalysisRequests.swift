@@ -71,3 +71,10 @@ public struct ShotAnalysisRequest: AnalysisRequest {
         Output(shots: analysis.shots, boundaries: analysis.boundaries)
     }
 }
+
+extension HighlightAnalysisRequest {
+    /// The highlight ranges this request picks from an analysis.
+    public func highlights(in analysis: VideoAnalysis) -> [TimeRange] {
+        HighlightSelector.highlights(analysis.segments, minimumLevel: minimumLevel)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import ReelArguments
+import ReelKit
+
+/// `reel analyze`: key frame, shots, highlights and engagement levels of one video.
+struct AnalyzeCommand {
+    /// The command's declaration.
+    static let spec = CommandSpec(
+        name: "analyze",
+        abstract: "Find a video's key frame, shots, highlights and engagement levels.",
+        discussion: """
+            Decodes the video once, cheaply, and measures motion, shot rhythm, picture quality \
+            and sound. Every segment of the timeline (shots, long ones split into chunks of a \
+            few seconds) gets an engagement level from 0 to 9; the most engaging segments are \
+            the highlights. Cuts are placed on the exact frame; fades and dissolves count as \
+            shot boundaries too. With --json, prints one object with times in seconds.
+            """,
+        examples: [
+            "reel analyze holiday.mov",
+            "reel analyze holiday.mov --json | jq '.highlights'",
+            "reel analyze match.mp4 --sample-rate 10",
+        ],
+        options: [
+            .flag("json", help: "Print one JSON object instead of text."),
+            .value("sample-rate", valueName: "FPS",
+                   help: "Frames measured per second in the main pass (default 6)."),
+            .flag("quiet", short: "q", help: "No progress on standard error."),
+        ],
+        positionals: [PositionalSpec(name: "INPUT", help: "The video to analyze.")])
+
+    /// The parsed arguments.
+    let arguments: ParsedArguments
+
+    /// Runs the analysis and prints it; returns the exit status.
+    func run() async -> Int32 {
+        let input = InputItem(display: arguments.positional("INPUT") ?? "")
+        var options = VideoAnalyzer.Options()
+        do {
+            if let rate = try arguments.value("sample-rate", as: ValueParsers.positiveDouble) {
+                options.sampleRate = rate
+            }
+        } catch {
+            Console.error(error.description)
+            return ExitStatus.usage
+        }
+        let showProgress = !arguments.flag("quiet") && Console.errorIsTerminal
+        let started = Date()
+        let analysis: VideoAnalysis
+        do {
+            let asset = try VideoAsset(url: input.url)
+            analysis = try await VideoAnalyzer(options: options).analysis(of: asset) { fraction in
+                if showProgress { Console.printErr("\ranalyzing \(input.display): \(Int(fraction * 100))%") }
+            }
+            if showProgress { Console.printErr("\r\u{1B}[K") }
+        } catch .cancelled {
+            if showProgress { Console.printErr("\n") }
+            return ExitStatus.interrupted(by: SIGINT)
+        } catch {
+            if showProgress { Console.printErr("\n") }
+            Console.error(ErrorText.line(for: error, input: input))
+            return ExitStatus.failure
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        let highlights = HighlightAnalysisRequest().highlights(in: analysis)
+        if arguments.flag("json") {
+            Console.printOut(AnalysisReport.json(analysis, highlights: highlights, source: input.display, elapsed: elapsed).rendered())
+        } else {
+            Console.printOut(AnalysisReport.text(analysis, highlights: highlights, source: input.display, elapsed: elapsed))
+        }
+        return ExitStatus.success
+    }
+}
+
+/// Text and JSON renderings of a `VideoAnalysis`.
+enum AnalysisReport {
+    /// The one JSON object of `reel analyze --json`.
+    static func json(_ analysis: VideoAnalysis, highlights: [TimeRange], source: String, elapsed: Double) -> JSONValue {
+        func range(_ range: TimeRange) -> [(String, JSONValue)] {
+            [("start", JSONValue(range.start.seconds)), ("end", JSONValue(range.end.seconds))]
+        }
+        return .object([
+            ("source", .string(source)),
+            ("duration", JSONValue(analysis.duration)),
+            ("keyframe", analysis.keyFrame.map { .object([("time", JSONValue($0.seconds))]) } ?? .null),
+            ("highlights", .array(highlights.map { .object(range($0)) })),
+            ("segments", .array(analysis.segments.map {
+                .object(range($0.timeRange) + [("level", JSONValue((Double($0.level) * 100).rounded() / 100))])
+            })),
+            ("shots", .array(analysis.shots.map { .object(range($0)) })),
+            ("boundaries", .array(analysis.boundaries.map {
+                .object([("time", JSONValue($0.time.seconds)), ("kind", .string($0.kind.rawValue))])
+            })),
+            ("analysisTime", JSONValue(elapsed)),
+        ])
+    }
+
+    /// The readable summary: key frame, shots, highlights and a sparkline of the levels.
+    static func text(_ analysis: VideoAnalysis, highlights: [TimeRange], source: String, elapsed: Double) -> String {
+        func clock(_ time: MediaTime) -> String { Formatting.clock(time.seconds) }
+        var lines = [source]
+        lines.append("  duration    " + Formatting.seconds(analysis.duration))
+        lines.append("  key frame   " + (analysis.keyFrame.map { "\(clock($0)) (\(Formatting.seconds($0.seconds)))" } ?? "none"))
+        let cuts = analysis.boundaries.filter { $0.kind == .cut }.count
+        lines.append("  shots       \(analysis.shots.count) (\(cuts) cuts, \(analysis.boundaries.count - cuts) gradual)")
+        lines.append("  highlights  " + (highlights.isEmpty ? "none"
+            : highlights.map { "\(clock($0.start))-\(clock($0.end))" }.joined(separator: ", ")))
+        lines.append("  levels      " + sparkline(analysis, width: 60) + "  (0-9 over time)")
+        let speed = elapsed > 0 ? analysis.duration / elapsed : 0
+        lines.append("  time        " + Formatting.elapsed(elapsed) + " (" + Formatting.speed(speed) + " realtime)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Levels over time as block characters, `width` columns for the whole duration.
+    static func sparkline(_ analysis: VideoAnalysis, width: Int) -> String {
+        let blocks = Array("▁▂▃▄▅▆▇█")
+        guard let last = analysis.segments.last, !analysis.segments.isEmpty else { return "" }
+        let start = analysis.segments[0].timeRange.start.seconds
+        let total = max(last.timeRange.end.seconds - start, 1e-6)
+        return String((0..<width).map { column in
+            let time = start + total * (Double(column) + 0.5) / Double(width)
+            let level = analysis.segments.first { $0.timeRange.end.seconds > time }?.level ?? 0
+            return blocks[min(Int(Double(level) / 9 * Double(blocks.count - 1) + 0.5), blocks.count - 1)]
+        })
+    }
+}
