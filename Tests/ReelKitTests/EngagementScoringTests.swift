@@ -65,6 +65,20 @@ import Testing
         #expect(ShotDetector().cuts(changes) == [10, 20])
     }
 
+    @Test func skippedFramesDoNotHideACutIntoFastMotion() {
+        // Decoded every second frame after index 20 (non-reference frames skipped): the motion
+        // changes span two frames each, the cut at 20 only one.
+        var changes = [Double](repeating: 0.007, count: 30)
+        var gaps = [Double](repeating: 1, count: 30)
+        for index in 21..<30 {
+            changes[index] = 0.16
+            gaps[index] = 2
+        }
+        changes[20] = 0.2
+        #expect(ShotDetector().cuts(changes) == [])
+        #expect(ShotDetector().cuts(changes, gaps: gaps) == [20])
+    }
+
     @Test func segmentsSplitLongShotsEvenly() {
         let shot = TimeRange(start: .zero, end: MediaTime(value: 10, timescale: 1))
         let pieces = Segmenter(maximumDuration: 4).split([shot])

@@ -38,7 +38,10 @@ struct AnalysisRun {
                       frames[frames.count - 1].time + MediaTime(seconds: 1 / info.frameRate, timescale: 1_000_000))
 
         let detector = ShotDetector()
-        let cutIndices = detector.cuts(changes)
+        let gaps = changeTimes.indices.map { index in
+            index == 0 ? 1 : (changeTimes[index] - changeTimes[index - 1]).seconds * info.frameRate
+        }
+        let cutIndices = detector.cuts(changes, gaps: gaps)
         let frameDuration = MediaTime(seconds: 1.5 / info.frameRate, timescale: 1_000_000)
         var boundaries: [ShotBoundary] = []
         var refined = 0

@@ -29,9 +29,13 @@ struct ShotDetector {
     var neighbourWindow = 2
     var gradualChange = 0.12
 
-    /// Indices into `changes` (one per decoded frame) where a new shot starts.
-    func cuts(_ changes: [Double]) -> [Int] {
+    /// Indices into `changes` (one per decoded frame) where a new shot starts. `gaps[i]` is how
+    /// many frame durations lie between decoded frames `i - 1` and `i` (more than 1 where the
+    /// decoder skipped frames): neighbours' changes are scaled to the candidate's gap, since
+    /// motion grows with the time between frames while a cut does not.
+    func cuts(_ changes: [Double], gaps: [Double]? = nil) -> [Int] {
         guard changes.count > 2 else { return [] }
+        func gap(_ index: Int) -> Double { max(gaps?[index] ?? 1, 1) }
         var cuts: [Int] = []
         for index in 1..<changes.count {
             let change = changes[index]
@@ -39,7 +43,7 @@ struct ShotDetector {
             var neighbours: [Double] = []
             for offset in -neighbourWindow...neighbourWindow where offset != 0 {
                 let other = index + offset
-                if other >= 1 && other < changes.count { neighbours.append(changes[other]) }
+                if other >= 1 && other < changes.count { neighbours.append(changes[other] / gap(other) * gap(index)) }
             }
             let average = neighbours.isEmpty ? 0 : neighbours.reduce(0, +) / Double(neighbours.count)
             if change >= adaptiveRatio * max(average, 0.005) { cuts.append(index) }

@@ -44,7 +44,7 @@ enum ContentSampler {
                     reachedTarget = true
                     guard let grid = LumaGrid(frame: frame.pointer) else { continue }
                     if let previous {
-                        motions.append(grid.difference(to: previous))
+                        motions.append(grid.lumaDifference(to: previous))
                         details.append((grid.detail + previous.detail) / 2)
                         pairFound = true
                         break readLoop

@@ -1,11 +1,14 @@
 import CFFmpeg
 
-/// A coarse grid of luma samples read straight from a decoded frame's first plane (no copy of
-/// the picture), normalized to 0...1. Used for scene-change scores and content measurements.
+/// A coarse grid of luma (and chroma) samples read straight from a decoded frame's planes (no
+/// copy of the picture), normalized to 0...1. Used for scene-change scores and content
+/// measurements.
 struct LumaGrid: Equatable {
     static let columns = 48
     static let rows = 27
     private(set) var samples: [Float]
+    /// U then V samples on the same grid (empty for gray frames).
+    private(set) var chroma: [Float]
     /// Mean absolute difference between each sample and its right and lower neighbour pixels at
     /// full resolution, 0...1: how much fine detail (texture, sharp edges) the picture has.
     private(set) var detail: Double
@@ -46,13 +49,50 @@ struct LumaGrid: Equatable {
         }
         self.samples = samples
         self.detail = Double(detailTotal / Float(2 * samples.count))
+        self.chroma = Self.chromaSamples(frame, descriptor: descriptor.pointee, scale: scale)
     }
 
-    /// Mean absolute difference to another grid, 0 (same) to 1.
+    /// Mean absolute difference to another grid, 0 (same) to 1: luma, U and V count a third
+    /// each (like PySceneDetect's mean of H, S and V changes), so a cut between differently
+    /// colored shots stands out from motion inside a shot.
     func difference(to other: LumaGrid) -> Double {
+        let luma = Float(lumaDifference(to: other))
+        guard !chroma.isEmpty, chroma.count == other.chroma.count else { return Double(luma) }
+        var color: Float = 0
+        for index in chroma.indices { color += abs(chroma[index] - other.chroma[index]) }
+        color /= Float(chroma.count)
+        return Double((luma + 2 * color) / 3)
+    }
+
+    /// Mean absolute luma difference to another grid, 0...1: how much the picture moved.
+    func lumaDifference(to other: LumaGrid) -> Double {
         var total: Float = 0
         for index in samples.indices { total += abs(samples[index] - other.samples[index]) }
         return Double(total / Float(samples.count))
+    }
+
+    /// U and V point samples on the grid for planar YUV frames.
+    private static func chromaSamples(_ frame: UnsafePointer<AVFrame>, descriptor: AVPixFmtDescriptor, scale: Float) -> [Float] {
+        guard descriptor.nb_components >= 3, let uPlane = frame.pointee.data.1, let vPlane = frame.pointee.data.2 else { return [] }
+        let width = Int(frame.pointee.width) >> Int(descriptor.log2_chroma_w)
+        let height = Int(frame.pointee.height) >> Int(descriptor.log2_chroma_h)
+        let wide = descriptor.comp.1.step >= 2
+        let step = Int(descriptor.comp.1.step)
+        guard width > 0, height > 0 else { return [] }
+        var result = [Float](repeating: 0, count: 2 * columns * rows)
+        for (planeIndex, plane) in [uPlane, vPlane].enumerated() {
+            let stride = Int(planeIndex == 0 ? frame.pointee.linesize.1 : frame.pointee.linesize.2)
+            for row in 0..<rows {
+                let y = (row * 2 + 1) * height / (rows * 2)
+                for column in 0..<columns {
+                    let x = (column * 2 + 1) * width / (columns * 2)
+                    let byte = plane + y * stride + x * step
+                    let value = wide ? Float(UnsafeRawPointer(byte).loadUnaligned(as: UInt16.self)) : Float(byte.pointee)
+                    result[planeIndex * columns * rows + row * columns + column] = value * scale
+                }
+            }
+        }
+        return result
     }
 
     /// Mean brightness, 0...1.
