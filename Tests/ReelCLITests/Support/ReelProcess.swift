@@ -39,18 +39,20 @@ enum Reel {
 
     /// Runs `reel arguments` in `directory` and waits for it.
     static func run(
-        _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+        binary: URL? = nil
     ) throws -> ReelRun {
-        let process = try start(arguments, in: directory, environment: environment)
+        let process = try start(arguments, in: directory, environment: environment, binary: binary)
         process.process.waitUntilExit()
         return try process.result()
     }
 
     /// Starts `reel arguments` in `directory` without waiting.
     static func start(
-        _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+        binary explicitBinary: URL? = nil
     ) throws -> RunningReel {
-        let binary = try #require(Reel.binary, "the reel binary was not found; build it first")
+        let binary = try #require(explicitBinary ?? Reel.binary, "the reel binary was not found; build it first")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
