@@ -16,6 +16,9 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
     case codecNotSupported(String)
     /// The trim times are outside the source or start is not before end.
     case invalidTrimTimes(start: Double?, end: Double?, duration: Double)
+    /// A list of ranges to keep that cannot be used (negative, beyond the end, empty,
+    /// overlapping); the reason names the range.
+    case invalidRanges(String)
     /// A configuration value is out of range.
     case invalidConfiguration(String)
     /// A preset name or preset file that cannot be used.
@@ -36,7 +39,7 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
              .invalidOutputPath(let url, _), .outputEqualsSource(let url), .decodingFailed(let url, _, _),
              .encodingFailed(let url, _, _), .muxingFailed(let url, _, _):
             return url
-        case .codecNotSupported, .invalidTrimTimes, .invalidConfiguration, .invalidPreset, .cancelled:
+        case .codecNotSupported, .invalidTrimTimes, .invalidRanges, .invalidConfiguration, .invalidPreset, .cancelled:
             return nil
         }
     }
@@ -61,6 +64,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
             let endText = end.map { String(format: "%.3f s", $0) } ?? "end"
             return "invalid trim range \(startText) to \(endText) for a "
                 + String(format: "%.3f s", duration) + " video"
+        case .invalidRanges(let reason):
+            return "invalid ranges: \(reason)"
         case .invalidConfiguration(let reason):
             return "invalid configuration: \(reason)"
         case .invalidPreset(let reason):

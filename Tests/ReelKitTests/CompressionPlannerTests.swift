@@ -124,9 +124,46 @@ import Testing
             $0.trimStartTime = MediaTime(value: 1500, timescale: 1000)
             $0.trimEndTime = MediaTime(value: 4, timescale: 1)
         }
-        #expect(decision.plan.range.start == MediaTime(value: 3, timescale: 2))
-        #expect(decision.plan.range.end == MediaTime(value: 4, timescale: 1))
-        #expect(decision.plan.range.needsSeek && decision.plan.range.endsEarly)
+        let range = try #require(decision.plan.ranges.first)
+        #expect(decision.plan.ranges.count == 1)
+        #expect(range.start == MediaTime(value: 3, timescale: 2))
+        #expect(range.end == MediaTime(value: 4, timescale: 1))
+        #expect(range.needsSeek && range.endsEarly)
+        #expect(decision.keptRanges == [TimeRange(start: MediaTime(value: 3, timescale: 2), end: MediaTime(value: 4, timescale: 1))])
+    }
+
+    static func seconds(_ start: Double, _ end: Double) -> TimeRange {
+        TimeRange(start: MediaTime(seconds: start, timescale: 1000), end: MediaTime(seconds: end, timescale: 1000))
+    }
+
+    @Test(arguments: [
+        ([(-1.0, 2.0)], "starts before"),
+        ([(1.0, 1.0)], "is empty"),
+        ([(3.0, 2.0)], "is empty"),
+        ([(8.0, 11.0)], "beyond the end"),
+        ([(1.0, 3.0), (2.5, 4.0)], "overlaps range 1"),
+        ([], "empty"),
+    ] as [([(Double, Double)], String)])
+    func badRangeListsAreRejectedWithTheRangeNamed(ranges: [(Double, Double)], reason: String) throws {
+        do {
+            _ = try Self.decide(Self.source(duration: 10)) { $0.trim = .ranges(ranges.map { Self.seconds($0.0, $0.1) }) }
+            Issue.record("accepted \(ranges)")
+        } catch {
+            guard case .invalidRanges(let message) = error as? ReelError else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(message.contains(reason), "\(message)")
+        }
+    }
+
+    @Test func rangeListsKeepTheirOrder() throws {
+        let decision = try Self.decide(Self.source(duration: 10)) {
+            $0.trim = .ranges([Self.seconds(6, 8), Self.seconds(1.5, 4)])
+        }
+        #expect(decision.plan.ranges.map(\.start.seconds) == [6, 1.5])
+        #expect(decision.plan.ranges.allSatisfy { $0.needsSeek })
+        #expect(decision.keptRanges == [Self.seconds(6, 8), Self.seconds(1.5, 4)])
     }
 
     @Test func tenBitSourcesStayTenBitInHEVCOnly() throws {

@@ -1,6 +1,6 @@
 /// Everything one decode of a video found: shots, engagement per segment, the key frame.
 /// Requests read their results from it.
-public struct VideoAnalysis: Sendable {
+public struct VideoAnalysis: Sendable, Equatable {
     /// The analyzed file's video duration in seconds.
     public var duration: Double
     /// Where shots change, in time order.

@@ -31,6 +31,7 @@ struct CompressionAnalyticsBuilder {
             compressedAudioBitrate: output.primaryAudio.map { Double($0.bitRate ?? 0) },
             originalDuration: source.duration,
             compressedDuration: outputDuration,
+            keptRanges: decision.keptRanges,
             originalFrameCount: statistics.framesDecoded,
             compressedFrameCount: compressedFrames,
             originalFrameRate: sourcePicture?.frameRate ?? 0,

@@ -34,6 +34,9 @@ public struct CompressionConfig: Sendable, Equatable {
     public var trimStartTime: MediaTime?
     /// End of the kept part of the source (nil = its end). Frame-accurate.
     public var trimEndTime: MediaTime?
+    /// Which parts of the source to keep: all of it (then `trimStartTime`/`trimEndTime` may
+    /// cut one range), a list of ranges, or the analyzer's highlights.
+    public var trim: TrimSelection = .whole
     /// x264/x265 speed preset.
     public var encoderSpeed: EncoderSpeed = .medium
 
@@ -90,6 +93,9 @@ public struct CompressionConfig: Sendable, Equatable {
         }
         if let channels = audioChannels, !(1...2).contains(channels) {
             throw .invalidConfiguration("audioChannels must be 1 or 2, got \(channels)")
+        }
+        if trim != .whole && (trimStartTime != nil || trimEndTime != nil) {
+            throw .invalidConfiguration("use either trimStartTime/trimEndTime or trim, not both")
         }
         if audioBitrate > 0 && !(8_000...192_000).contains(audioSampleRate) {
             throw .invalidConfiguration("audioSampleRate must be 8000...192000 Hz, got \(audioSampleRate)")

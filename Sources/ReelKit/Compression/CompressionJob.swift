@@ -43,10 +43,11 @@ struct CompressionJob: Sendable {
 
     private func measureContent(_ info: MediaInfo) throws(ReelError) -> ContentAdjustment? {
         guard config.contentAwareOptimization, let video = info.primaryVideoStreamIndex else { return nil }
-        let range = try CompressionPlanner(source: info, config: config, reducer: reducer, content: nil).keptRange()
+        let ranges = try CompressionPlanner(source: info, config: config, reducer: reducer, content: nil).keptRanges()
+        let start = ranges.map(\.start).min() ?? .zero, end = ranges.map(\.end).max() ?? .zero
         let profile = try translatingFailures(source: source, output: source) {
-            try ContentSampler.measure(url: source, streamIndex: video, start: range.start.seconds,
-                                       end: range.end.seconds, shouldCancel: { flag.isRaised })
+            try ContentSampler.measure(url: source, streamIndex: video, start: start.seconds,
+                                       end: end.seconds, shouldCancel: { flag.isRaised })
         }
         progress.report(0.03)
         return ContentAwareTuning.adjustment(for: profile)

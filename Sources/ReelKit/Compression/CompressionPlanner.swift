@@ -14,6 +14,8 @@ struct CompressionPlanner {
         var video: StreamInfo
         var droppedTracks: [DroppedTrack]
         var summary: EncodingSummary
+        /// The kept source ranges, on the file's timeline (container start = 0).
+        var keptRanges: [TimeRange]
     }
 
     func decide(outputPath: String) throws(ReelError) -> Decision {
@@ -21,7 +23,7 @@ struct CompressionPlanner {
             throw .missingVideoTrack(source.url)
         }
         let codec = try chooseCodec()
-        let range = try keptRange()
+        let ranges = try keptRanges()
         let audio = try audioSettings()
 
         let rotation = picture.rotation
@@ -59,7 +61,7 @@ struct CompressionPlanner {
         let plan = TranscodePlan(
             source: source.url, outputPath: outputPath, formatName: config.fileType.rawValue,
             videoStreamIndex: video.index, audioStreamIndex: audio == nil ? nil : source.primaryAudioStreamIndex,
-            range: range, videoFilter: filter, video: settings,
+            ranges: ranges, videoFilter: filter, video: settings,
             outputRotation: rotatesPixels ? 0 : rotation,
             hdr: codec == .hevc ? picture.hdr : nil,
             carryFrameHDR: codec == .hevc && picture.color.isHDR,
@@ -68,8 +70,10 @@ struct CompressionPlanner {
         let summary = EncodingSummary(
             constantRateFactor: rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
             keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter)
+        let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         return Decision(plan: plan, codec: codec, video: video,
-                        droppedTracks: droppedTracks(keepingAudio: audio != nil), summary: summary)
+                        droppedTracks: droppedTracks(keepingAudio: audio != nil), summary: summary,
+                        keptRanges: ranges.map { TimeRange(start: $0.start - origin, end: $0.end - origin) })
     }
 
     private func chooseCodec() throws(ReelError) -> VideoCodec {
@@ -78,8 +82,20 @@ struct CompressionPlanner {
         throw .codecNotSupported(config.videoCodec.rawValue)
     }
 
-    /// The source range to encode; trim times count from the container's start.
-    func keptRange() throws(ReelError) -> ClosedSourceRange {
+    /// The source ranges to encode, in output order; times count from the container's start.
+    func keptRanges() throws(ReelError) -> [ClosedSourceRange] {
+        switch config.trim {
+        case .whole:
+            return [try trimmedRange()]
+        case .ranges(let ranges):
+            return try listedRanges(ranges)
+        case .highlights:
+            throw .invalidConfiguration("highlight trimming must be resolved to ranges before planning")
+        }
+    }
+
+    /// The whole source, or the one range of `trimStartTime`/`trimEndTime`.
+    private func trimmedRange() throws(ReelError) -> ClosedSourceRange {
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         let duration = MediaTime(seconds: source.duration, timescale: 1_000_000)
         let start = config.trimStartTime ?? .zero
@@ -95,6 +111,35 @@ struct CompressionPlanner {
         return ClosedSourceRange(
             start: origin + start, end: origin + clampedEnd,
             needsSeek: start > .zero, endsEarly: config.trimEndTime != nil && clampedEnd < duration)
+    }
+
+    /// Validated ranges of a list: inside the source, non-empty, not overlapping.
+    private func listedRanges(_ ranges: [TimeRange]) throws(ReelError) -> [ClosedSourceRange] {
+        guard !ranges.isEmpty else { throw .invalidRanges("the list of ranges is empty") }
+        let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
+        let duration = MediaTime(seconds: source.duration, timescale: 1_000_000)
+        let slack = MediaTime(value: 1, timescale: 1000)
+        func text(_ range: TimeRange) -> String {
+            String(format: "%.3f-%.3f s", range.start.seconds, range.end.seconds)
+        }
+        var result: [ClosedSourceRange] = []
+        for (index, range) in ranges.enumerated() {
+            let name = "range \(index + 1) (\(text(range)))"
+            if range.start < .zero { throw .invalidRanges("\(name) starts before the video") }
+            if range.isEmpty { throw .invalidRanges("\(name) is empty") }
+            if source.duration > 0, range.start >= duration || range.end > duration + slack {
+                throw .invalidRanges("\(name) goes beyond the end of the \(String(format: "%.3f s", source.duration)) video")
+            }
+            for (otherIndex, other) in ranges.enumerated().prefix(index)
+            where range.start < other.end && other.start < range.end {
+                throw .invalidRanges("\(name) overlaps range \(otherIndex + 1) (\(text(other)))")
+            }
+            let end = source.duration > 0 && range.end > duration ? duration : range.end
+            result.append(ClosedSourceRange(
+                start: origin + range.start, end: origin + end,
+                needsSeek: range.start > .zero || index > 0, endsEarly: end < duration))
+        }
+        return result
     }
 
     private func audioSettings() throws(ReelError) -> AudioEncoderSettings? {

@@ -66,6 +66,8 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     public var originalDuration: Double
     /// Output duration in seconds.
     public var compressedDuration: Double
+    /// The source ranges that were kept, in output order (one range for a whole source).
+    public var keptRanges: [TimeRange]
     /// Source video frames decoded (within the trimmed range).
     public var originalFrameCount: Int
     /// Output video frames written.

@@ -1,38 +1,54 @@
 import CFFmpeg
 import Foundation
 
-/// Decodes the source audio stream, trims and resamples it through libavfilter
-/// (`atrim`, `asetpts`, `aresample`, `aformat`), and encodes it in encoder-sized frames.
+/// Decodes the source audio stream and encodes the parts inside each range, joined end to end.
+///
+/// Each range gets its own small graph (`atrim`, `asetpts` onto the output timeline, short
+/// `afade`s at joins, `aresample`, `aformat`); a persistent framing graph then cuts the joined
+/// sound into encoder-sized frames, so frame boundaries do not restart at every join.
 final class AudioStage {
+    /// Length of the fade at each join, so cuts do not click.
+    static let joinFade = 0.02
+
     private let decoder: Decoder
     private let settings: AudioEncoderSettings
-    private let range: ClosedSourceRange
     private let sink: MuxingSink
-    private var graph: FilterGraph?
+    private var range = ClosedSourceRange(start: .zero, end: .zero, needsSeek: false, endsEarly: false)
+    private var outputOffset = 0.0
+    private var fades: (in: Bool, out: Bool) = (false, false)
+    private var rangeGraph: FilterGraph?
+    private var framingGraph: FilterGraph?
     private let decoded: Frame
     private let filtered: Frame
+    private let framed: Frame
     private let packet: Packet
     private(set) var isDone = false
     private(set) var framesEncoded = 0
     private(set) var decodeErrors = 0
 
-    init(input: InputFile, streamIndex: Int, settings: AudioEncoderSettings, range: ClosedSourceRange,
-         sink: MuxingSink) throws(FFmpegFailure) {
+    init(input: InputFile, streamIndex: Int, settings: AudioEncoderSettings, sink: MuxingSink) throws(FFmpegFailure) {
         decoder = try Decoder(input: input, streamIndex: streamIndex)
         self.settings = settings
-        self.range = range
         self.sink = sink
         decoded = try Frame()
         filtered = try Frame()
+        framed = try Frame()
         packet = try Packet()
     }
 
-    /// Decodes one packet (or flushes with `nil`) and moves what it can toward the muxer.
+    /// Starts a range that lands at `outputOffset` seconds; fades mark joins with other ranges.
+    func beginRange(_ range: ClosedSourceRange, outputOffset: Double, fadeIn: Bool, fadeOut: Bool) {
+        self.range = range
+        self.outputOffset = outputOffset
+        fades = (fadeIn, fadeOut)
+        rangeGraph = nil
+        isDone = false
+    }
+
+    /// Decodes one packet of the current range and moves what it can toward the muxer.
     func handle(_ input: Packet?) throws(FFmpegFailure) {
         guard !isDone || input == nil else { return }
         do {
-            // A full decoder takes the packet once its frames are drained, unless the range
-            // ended while draining: then the packet is not needed any more.
             while try !decoder.send(input) {
                 try receiveFrames()
                 if isDone { return }
@@ -44,12 +60,23 @@ final class AudioStage {
         try drain()
     }
 
-    /// Flushes decoder, filter and encoder into the muxer.
-    func finish() throws(FFmpegFailure) {
-        if !isDone { try handle(nil) }
+    /// Ends the current range (draining the decoder at the end of the file).
+    func endRange(atEndOfFile: Bool) throws(FFmpegFailure) {
+        if atEndOfFile && !isDone { try handle(nil) }
         isDone = true
-        if let graph {
-            try graph.push(nil)
+        if let rangeGraph {
+            try rangeGraph.push(nil)
+            try moveRangeOutput(from: rangeGraph)
+            self.rangeGraph = nil
+        }
+        decoder.flushBuffers()
+        try drain()
+    }
+
+    /// Flushes the framing graph and the encoder into the muxer.
+    func finish() throws(FFmpegFailure) {
+        if let framingGraph {
+            try framingGraph.push(nil)
             try drain()
         }
         guard let encoder = sink.audioEncoder else { return }
@@ -66,23 +93,39 @@ final class AudioStage {
                 return
             }
             let graph: FilterGraph
-            if let existing = self.graph {
+            if let existing = rangeGraph {
                 graph = existing
             } else {
-                graph = try makeGraph(for: decoded)
-                self.graph = graph
+                graph = try makeRangeGraph(for: decoded)
+                rangeGraph = graph
             }
             try graph.push(decoded)
+            try moveRangeOutput(from: graph)
         }
     }
 
-    /// Moves filtered frames into the encoder once the muxer is ready.
-    func drain() throws(FFmpegFailure) {
-        guard sink.isReady, let graph, let encoder = sink.audioEncoder else { return }
+    /// Moves trimmed, resampled frames of the range into the framing graph.
+    private func moveRangeOutput(from graph: FilterGraph) throws(FFmpegFailure) {
         while try graph.pull(into: filtered) == .produced {
             defer { filtered.unreference() }
-            filtered.pointer.pointee.pts = av_rescale_q(filtered.pointer.pointee.pts, graph.outputTimeBase, encoder.timeBase)
-            while try !encoder.send(filtered) { try receivePackets(from: encoder) }
+            let framing: FilterGraph
+            if let existing = framingGraph {
+                framing = existing
+            } else {
+                framing = try makeFramingGraph(timeBase: graph.outputTimeBase)
+                framingGraph = framing
+            }
+            try framing.push(filtered)
+        }
+    }
+
+    /// Moves encoder-sized frames into the encoder once the muxer is ready.
+    func drain() throws(FFmpegFailure) {
+        guard sink.isReady, let graph = framingGraph, let encoder = sink.audioEncoder else { return }
+        while try graph.pull(into: framed) == .produced {
+            defer { framed.unreference() }
+            framed.pointer.pointee.pts = av_rescale_q(framed.pointer.pointee.pts, graph.outputTimeBase, encoder.timeBase)
+            while try !encoder.send(framed) { try receivePackets(from: encoder) }
             framesEncoded += 1
             try receivePackets(from: encoder)
         }
@@ -94,23 +137,39 @@ final class AudioStage {
         }
     }
 
-    private func makeGraph(for frame: Frame) throws(FFmpegFailure) -> FilterGraph {
+    private func makeRangeGraph(for frame: Frame) throws(FFmpegFailure) -> FilterGraph {
         let source = FilterGraph.audioSourceArguments(for: frame, timeBase: decoder.timeBase)
         var chain: [String] = []
         if range.needsSeek || range.endsEarly {
-            var trim = "atrim=start=\(seconds(range.start))"
-            if range.endsEarly { trim += ":end=\(seconds(range.end))" }
+            var trim = "atrim=start=\(seconds(range.start.seconds))"
+            if range.endsEarly { trim += ":end=\(seconds(range.end.seconds))" }
             chain.append(trim)
         }
-        if range.start != .zero { chain.append("asetpts=PTS-\(seconds(range.start))/TB") }
+        let shift = range.start.seconds - outputOffset
+        if shift != 0 { chain.append("asetpts=PTS-(\(seconds(shift)))/TB") }
+        let length = (range.end - range.start).seconds
+        if fades.in { chain.append("afade=t=in:st=\(seconds(outputOffset)):d=\(Self.joinFade)") }
+        if fades.out {
+            chain.append("afade=t=out:st=\(seconds(outputOffset + length - Self.joinFade)):d=\(Self.joinFade)")
+        }
         chain.append("aresample=\(settings.sampleRate)")
-        let outputFormat = av_get_sample_fmt_name(sink.audioEncoder?.sampleFormat ?? AV_SAMPLE_FMT_FLTP)
+        let format = av_get_sample_fmt_name(sink.audioEncoder?.sampleFormat ?? AV_SAMPLE_FMT_FLTP)
             .map { String(cString: $0) } ?? "fltp"
-        chain.append("aformat=sample_fmts=\(outputFormat):channel_layouts=\(settings.channels == 1 ? "mono" : "stereo")")
-        let graph = try FilterGraph(isVideo: false, sourceArguments: source, description: chain.joined(separator: ","), threads: 1)
+        chain.append("aformat=sample_fmts=\(format):channel_layouts=\(settings.channels == 1 ? "mono" : "stereo")")
+        return try FilterGraph(isVideo: false, sourceArguments: source, description: chain.joined(separator: ","), threads: 1)
+    }
+
+    /// A pass-through graph whose sink hands out frames of exactly the encoder's frame size.
+    private func makeFramingGraph(timeBase: AVRational) throws(FFmpegFailure) -> FilterGraph {
+        let format = av_get_sample_fmt_name(sink.audioEncoder?.sampleFormat ?? AV_SAMPLE_FMT_FLTP)
+            .map { String(cString: $0) } ?? "fltp"
+        let layout = settings.channels == 1 ? "mono" : "stereo"
+        let source = "time_base=\(timeBase.num)/\(timeBase.den):sample_rate=\(settings.sampleRate)"
+            + ":sample_fmt=\(format):channel_layout=\(layout)"
+        let graph = try FilterGraph(isVideo: false, sourceArguments: source, description: "anull", threads: 1)
         if let encoder = sink.audioEncoder, encoder.frameSize > 0 { graph.setAudioFrameSize(encoder.frameSize) }
         return graph
     }
 
-    private func seconds(_ time: MediaTime) -> String { String(format: "%.9f", time.seconds) }
+    private func seconds(_ value: Double) -> String { String(format: "%.9f", value) }
 }

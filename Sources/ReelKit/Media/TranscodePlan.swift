@@ -12,8 +12,9 @@ struct TranscodePlan: Sendable {
     var videoStreamIndex: Int
     /// The source audio stream to encode, or `nil` to drop audio.
     var audioStreamIndex: Int?
-    /// The source time to encode, `[start, end)` in seconds of the source timeline.
-    var range: ClosedSourceRange
+    /// The source times to encode, in order, joined end to end in the output (one range when
+    /// the whole source or a single trim is kept).
+    var ranges: [ClosedSourceRange]
     /// libavfilter chain between decoder and video encoder (denoise, rotate, scale, format).
     var videoFilter: String
     /// Video encoder choices.
@@ -34,7 +35,7 @@ struct TranscodePlan: Sendable {
     var targetFrameRate: Double?
 }
 
-/// A source time span in seconds, `[start, end)`; `end` is the source's end when not trimmed.
+/// A source time span, `[start, end)`; `end` is the source's end when not trimmed.
 struct ClosedSourceRange: Sendable, Equatable {
     var start: MediaTime
     var end: MediaTime

@@ -15,28 +15,41 @@ struct Transcoder {
         let video = try VideoStage(input: input, plan: plan, sink: sink)
         let audio = try plan.audio.flatMap { settings throws(FFmpegFailure) -> AudioStage? in
             guard let index = plan.audioStreamIndex else { return nil }
-            return try AudioStage(input: input, streamIndex: index, settings: settings, range: plan.range, sink: sink)
+            return try AudioStage(input: input, streamIndex: index, settings: settings, sink: sink)
         }
-        if plan.range.needsSeek { try input.seek(toSeconds: plan.range.start.seconds) }
-
-        let total = max((plan.range.end - plan.range.start).seconds, 0.001)
+        let total = max(plan.ranges.map { ($0.end - $0.start).seconds }.reduce(0, +), 0.001)
+        let sourceEnd = sourceEndTicks(input)
         let packet = try Packet()
         var packetsRead = 0
-        while !(video.isDone && (audio?.isDone ?? true)) {
-            if shouldCancel() { throw TranscodeCancelled() }
-            guard try input.read(into: packet) else { break }
-            defer { packet.unreference() }
-            packetsRead += 1
-            if packet.streamIndex == plan.videoStreamIndex {
-                try video.handle(packet)
-                progress(min(video.outputSeconds / total, 1))
-            } else if packet.streamIndex == plan.audioStreamIndex, let audio {
-                try audio.handle(packet)
+        var outputSeconds = 0.0
+        for (position, range) in plan.ranges.enumerated() {
+            if position > 0 || range.needsSeek { try input.seek(toSeconds: range.start.seconds) }
+            video.beginRange(range)
+            audio?.beginRange(range, outputOffset: outputSeconds,
+                              fadeIn: position > 0, fadeOut: position < plan.ranges.count - 1)
+            var atEndOfFile = false
+            while !(video.isDone && (audio?.isDone ?? true)) {
+                if shouldCancel() { throw TranscodeCancelled() }
+                guard try input.read(into: packet) else {
+                    atEndOfFile = true
+                    break
+                }
+                defer { packet.unreference() }
+                packetsRead += 1
+                if packet.streamIndex == plan.videoStreamIndex {
+                    try video.handle(packet)
+                    progress(min(video.timelineEnd / total, 1))
+                } else if packet.streamIndex == plan.audioStreamIndex, let audio {
+                    try audio.handle(packet)
+                }
+                try audio?.drain()
             }
-            try audio?.drain()
+            if shouldCancel() { throw TranscodeCancelled() }
+            try video.endRange(sourceEnd: sourceEnd, atEndOfFile: atEndOfFile)
+            try audio?.endRange(atEndOfFile: atEndOfFile)
+            outputSeconds = video.timelineEnd
         }
-        if shouldCancel() { throw TranscodeCancelled() }
-        try video.finish(sourceEnd: sourceEndTicks(input))
+        try video.finish()
         try audio?.finish()
         let failed = video.decodeErrors + (audio?.decodeErrors ?? 0)
         if failed > max(2, packetsRead / 50) {

@@ -1,18 +1,22 @@
 import CFFmpeg
 
-/// Decodes the primary video stream, keeps the frames inside the range that the reducer
-/// selects, filters them (denoise, rotate, scale, format) and encodes them.
+/// Decodes the primary video stream, keeps the frames inside the current range that the
+/// reducer selects, filters them (denoise, rotate, scale, format) and encodes them. Ranges are
+/// joined end to end on one continuous output timeline.
 ///
 /// Frames are held back briefly so each one's on-screen span is known before deciding:
 /// `pending` waits for the next decoded frame (its end time), `held` waits for the next kept
-/// frame (its output duration, including the time of frames dropped after it).
+/// frame (its output duration, including the time of frames dropped after it). `held` and all
+/// times after `offer` are on the output timeline; `pending` and `beforeRange` on the source's.
 final class VideoStage {
     private let plan: TranscodePlan
     private let decoder: Decoder
     private let sink: MuxingSink
     private let timeBase: AVRational
-    private let rangeStart: Int64
-    private let rangeEnd: Int64
+    private var rangeStart: Int64 = 0
+    private var rangeEnd: Int64 = .max
+    /// Where the current range starts on the output timeline.
+    private var outputOffset: Int64 = 0
     private var selector: (any FrameSelector)?
     private let measuresScenes: Bool
     private var previousGrid: LumaGrid?
@@ -31,16 +35,12 @@ final class VideoStage {
     private(set) var isDone = false
     private(set) var statistics = TranscodeStatistics()
     private(set) var decodeErrors = 0
-    /// Output time reached so far, in seconds.
-    private(set) var outputSeconds: Double = 0
 
     init(input: InputFile, plan: TranscodePlan, sink: MuxingSink) throws(FFmpegFailure) {
         self.plan = plan
         self.sink = sink
         decoder = try Decoder(input: input, streamIndex: plan.videoStreamIndex)
         timeBase = decoder.timeBase
-        rangeStart = Self.ticks(plan.range.start, timeBase)
-        rangeEnd = plan.range.endsEarly ? Self.ticks(plan.range.end, timeBase) : Int64.max
         if let rate = plan.targetFrameRate {
             selector = plan.reducer.makeSelector(targetFrameRate: rate)
             measuresScenes = plan.reducer.usesSceneChangeScores
@@ -70,9 +70,21 @@ final class VideoStage {
         try receiveFrames()
     }
 
-    /// Flushes everything into the muxer; the last frame lasts until the range (or source) ends.
-    func finish(sourceEnd: Int64?) throws(FFmpegFailure) {
-        if !isDone { try handle(nil) }
+    /// Starts the next range: source frames in `range` go to the output after what was
+    /// written so far.
+    func beginRange(_ range: ClosedSourceRange) {
+        rangeStart = Self.ticks(range.start, timeBase)
+        rangeEnd = range.endsEarly ? Self.ticks(range.end, timeBase) : .max
+        outputOffset = lastEnd
+        isDone = false
+        beforeRange = nil
+        pending = nil
+    }
+
+    /// Ends the current range; at the end of the file the decoder is drained first. The last
+    /// frame lasts until the range (or the source) ends.
+    func endRange(sourceEnd: Int64?, atEndOfFile: Bool) throws(FFmpegFailure) {
+        if atEndOfFile && !isDone { try handle(nil) }
         if let pending {
             let natural = pending.start + max(pending.frame.pointer.pointee.pkt_duration, fallbackDuration)
             var end = min(rangeEnd, natural)
@@ -81,6 +93,12 @@ final class VideoStage {
             try offer(pending.frame, start: pending.start, end: end)
         }
         isDone = true
+        beforeRange = nil
+        decoder.flushBuffers()
+    }
+
+    /// Encodes the last kept frame and flushes filter and encoder into the muxer.
+    func finish() throws(FFmpegFailure) {
         if let held {
             self.held = nil
             try emit(held.frame, start: held.start, end: lastEnd)
@@ -92,7 +110,11 @@ final class VideoStage {
         try receivePackets(from: encoder)
     }
 
+    /// The end of the last frame offered, on the output timeline.
     private var lastEnd: Int64 = 0
+
+    /// Seconds of output timeline covered so far (the end of the last frame offered).
+    var timelineEnd: Double { Double(lastEnd) * av_q2d(timeBase) }
 
     private func receiveFrames() throws(FFmpegFailure) {
         while !isDone, try decoder.receive(into: decoded) == .produced {
@@ -128,10 +150,12 @@ final class VideoStage {
         pending = (frame, pts)
     }
 
-    /// Gives one frame with its on-screen span to the reducer; kept frames wait in `held` until
-    /// the next kept frame fixes their duration.
-    private func offer(_ frame: Frame, start: Int64, end: Int64) throws(FFmpegFailure) {
-        guard end > start else { return }
+    /// Gives one frame with its on-screen span (source times) to the reducer; kept frames wait
+    /// in `held` until the next kept frame fixes their duration.
+    private func offer(_ frame: Frame, start sourceStart: Int64, end sourceEnd: Int64) throws(FFmpegFailure) {
+        guard sourceEnd > sourceStart else { return }
+        let start = sourceStart - rangeStart + outputOffset
+        let end = sourceEnd - rangeStart + outputOffset
         lastEnd = end
         var outputStart = start
         if var selector {
@@ -140,11 +164,10 @@ final class VideoStage {
                 score = previousGrid.map { grid.difference(to: $0) }
                 previousGrid = grid
             }
-            let timing = FrameTiming(start: time(start - rangeStart), end: time(end - rangeStart), sceneChange: score)
-            let decision = selector.select(timing)
+            let decision = selector.select(FrameTiming(start: time(start), end: time(end), sceneChange: score))
             self.selector = selector
             guard case .keep(let at) = decision else { return }
-            outputStart = rangeStart + Self.ticks(at, timeBase)
+            outputStart = Self.ticks(at, timeBase)
             if let held, outputStart <= held.start { outputStart = held.start + 1 }
         }
         if let held {
@@ -153,11 +176,10 @@ final class VideoStage {
         held = (frame, outputStart)
     }
 
-    /// Sends a kept frame, retimed to the output timeline, through the filter to the encoder.
+    /// Sends a kept frame, at its output time, through the filter to the encoder.
     private func emit(_ frame: Frame, start: Int64, end: Int64) throws(FFmpegFailure) {
-        let outputPts = start - rangeStart
-        frame.pointer.pointee.pts = outputPts
-        durations[outputPts] = end - start
+        frame.pointer.pointee.pts = start
+        durations[start] = end - start
         let graph: FilterGraph
         if let existing = self.graph {
             graph = existing
@@ -167,7 +189,6 @@ final class VideoStage {
         }
         try graph.push(frame)
         try pullFiltered(from: graph)
-        outputSeconds = Double(end - rangeStart) * av_q2d(timeBase)
     }
 
     private func pullFiltered(from graph: FilterGraph) throws(FFmpegFailure) {
