@@ -21,7 +21,7 @@ ALL=(
   rotated90.mov rotated90.mp4 odd_dims.mkv hdr_hlg.mp4 hdr_pq.mp4
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
-  story.mp4 keyframe.mp4
+  story.mp4 keyframe.mp4 sync.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -53,6 +53,15 @@ mk_keyframe_mp4() {
     -f lavfi -i "testsrc2=s=320x180:r=30:d=1,eq=brightness=-0.42:contrast=0.4,format=yuv420p" \
     -filter_complex "[0:v][1:v][2:v][3:v]concat=n=4:v=1:a=0[v]" -map "[v]" \
     "${X264[@]}" -g 60 "${BITEXACT[@]}" "$1"
+}
+
+# A/V sync clip, 320x180 at 30 fps, 24 s: black and silent except, every second at k + 0.5 s,
+# one white frame and a 50 ms 1 kHz beep starting on the same instant.
+mk_sync_mp4() {
+  "${FF[@]}" \
+    -f lavfi -i "color=c=black:s=320x180:r=30:d=24,format=yuv420p,lutyuv=y=235:u=128:v=128:enable='between(mod(t\,1)\,0.49\,0.51)'" \
+    -f lavfi -i "aevalsrc='if(between(mod(t\,1)\,0.5\,0.55)\,0.8*sin(2*PI*1000*t)\,0)':s=48000:d=24" \
+    "${X264[@]}" -g 30 -c:a aac -b:a 96k -ac 1 "${BITEXACT[@]}" "$1"
 }
 
 mk_story_mp4() {

@@ -62,6 +62,9 @@ import Testing
         #expect(decision.plan.video.maxBitRate == 800_000)
         let within = try Self.decide(Self.source(videoBitrate: 1_000_000)) { $0.videoBitrate = 1_100_000 }
         #expect(within.plan.video.maxBitRate == 1_100_000)
+        // A nearly empty source (10 kb/s) is not starved: 0.005 bits per pixel of 1280x720 at 30 fps.
+        let starved = try Self.decide(Self.source(videoBitrate: 10_000)) { $0.videoBitrate = 5_000_000; $0.maxLongerDimension = 1280 }
+        #expect(starved.plan.video.maxBitRate == 138_240)
     }
 
     @Test func adaptiveBitrateFollowsThePixelRate() throws {

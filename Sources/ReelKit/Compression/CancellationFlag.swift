@@ -1,10 +1,29 @@
 import Synchronization
 
-/// A thread-safe "stop now" flag polled by blocking work.
+/// A thread-safe "stop now" flag polled by blocking work; async work can also register a
+/// callback that runs when the flag is raised.
 final class CancellationFlag: Sendable {
     private let raised = Atomic<Bool>(false)
+    private let callbacks = Mutex<[@Sendable () -> Void]>([])
 
-    func raise() { raised.store(true, ordering: .relaxed) }
+    func raise() {
+        raised.store(true, ordering: .relaxed)
+        let pending = callbacks.withLock { list -> [@Sendable () -> Void] in
+            defer { list.removeAll() }
+            return list
+        }
+        pending.forEach { $0() }
+    }
 
     var isRaised: Bool { raised.load(ordering: .relaxed) }
+
+    /// Runs `callback` when the flag is raised (at once if it already is).
+    func onRaise(_ callback: @escaping @Sendable () -> Void) {
+        let runNow = callbacks.withLock { list -> Bool in
+            if isRaised { return true }
+            list.append(callback)
+            return false
+        }
+        if runNow { callback() }
+    }
 }

@@ -187,8 +187,13 @@ struct CompressionPlanner {
             let outputPixelRate = Double(outputPixels) * max(outputRate, 1)
             bitrate = min(bitrate, max(sourceBitrate * outputPixelRate / sourcePixelRate, 100_000))
         }
-        // Never bigger than needed: a request above 1.2x the source becomes 0.8x the source.
-        if sourceBitrate > 0, bitrate > sourceBitrate * 1.2 { bitrate = sourceBitrate * 0.8 }
+        // Never bigger than needed: a request above 1.2x the source becomes 0.8x the source,
+        // but not below a floor (0.005 bits per output pixel, at least 100 kbps): a VBV cap
+        // starved to the few kb/s of a nearly black source makes the encoder emit gray frames.
+        if sourceBitrate > 0, bitrate > sourceBitrate * 1.2 {
+            let floor = max(100_000, 0.005 * Double(outputPixels) * max(outputRate, 1))
+            bitrate = max(sourceBitrate * 0.8, min(floor, bitrate))
+        }
         let rate = Int(bitrate.rounded())
         switch config.bitrateMode {
         case .cappedQuality: return RateChoice(crf: crf, max: rate)

@@ -7,9 +7,12 @@ import Synchronization
 /// the calling Swift task stops that compression alone.
 public final class VideoCompressor: Sendable {
     private let running = Mutex<[UUID: CancellationFlag]>([:])
+    private let analyzer: VideoAnalyzer
 
-    /// Creates a compressor.
-    public init() {}
+    /// Creates a compressor; highlight reels use `analyzer` (default: the shared one).
+    public init(analyzer: VideoAnalyzer = .shared) {
+        self.analyzer = analyzer
+    }
 
     /// Compresses `source` with a preset.
     public func compressVideo(
@@ -36,8 +39,20 @@ public final class VideoCompressor: Sendable {
         let id = UUID()
         running.withLock { $0[id] = flag }
         defer { _ = running.withLock { $0.removeValue(forKey: id) } }
+        let reporter = ProgressReporter(progressHandler)
+        var config = config
+        var encodingProgress = reporter
+        if case .highlights(let options) = config.trim {
+            // Analysis first (a third of the progress), unless an analysis was passed in.
+            let analysisShare = options.analysis == nil ? 0.3 : 0
+            encodingProgress = reporter.subrange(from: analysisShare, to: 1)
+            config.trim = .ranges(try await HighlightReelResolver(
+                source: source, options: options, analyzer: analyzer, flag: flag,
+                progress: reporter.subrange(from: 0, to: analysisShare)
+            ).ranges())
+        }
         let job = CompressionJob(source: source, config: config, reducer: frameReducer,
-                                 progress: ProgressReporter(progressHandler), flag: flag)
+                                 progress: encodingProgress, flag: flag)
         return try await BlockingWork.run(flag: flag) { () throws(ReelError) in try job.run() }
     }
 

@@ -18,7 +18,7 @@ enum AnalysisReader {
 
     /// Reads the whole file once. Pictures arrive in time order, at most `sampleRate` per second.
     static func read(
-        url: URL, sampleRate: Double, width: Int, height: Int,
+        url: URL, sampleRate: Double, width: Int, height: Int, skipNonReference: Bool = true,
         shouldCancel: () -> Bool,
         progress: (Double) -> Void,
         onFrameChange: (MediaTime, Double) -> Void,
@@ -31,7 +31,7 @@ enum AnalysisReader {
         }
         let audioIndex = input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: videoIndex)
         let video = try Decoder(input: input, streamIndex: videoIndex, cheap: true)
-        video.setSkipFrames(AVDISCARD_NONREF)
+        if skipNonReference { video.setSkipFrames(AVDISCARD_NONREF) }
         let audio = try audioIndex.map { index throws(FFmpegFailure) in try MonoAudioDecoder(input: input, streamIndex: index) }
         let downscaler = try Downscaler(width: width, height: height)
         let info = describe(input, videoIndex: videoIndex, hasAudio: audioIndex != nil)

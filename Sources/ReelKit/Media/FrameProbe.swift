@@ -37,6 +37,29 @@ enum FrameProbe {
         }
     }
 
+    /// The block means of the first frame at or after `seconds`.
+    static func frame(of url: URL, at seconds: Double, columns: Int = 8, rows: Int = 8) throws -> [Float] {
+        let input = try InputFile(url: url)
+        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else {
+            throw FFmpegFailure("av_find_best_stream", message: "no video stream")
+        }
+        let decoder = try Decoder(input: input, streamIndex: index)
+        try input.seek(toSeconds: seconds)
+        let packet = try Packet()
+        let frame = try Frame()
+        while try input.read(into: packet) {
+            defer { packet.unreference() }
+            guard packet.streamIndex == index else { continue }
+            _ = try decoder.send(packet)
+            while try decoder.receive(into: frame) == .produced {
+                defer { frame.unreference() }
+                let time = Double(frame.presentationTimestamp ?? 0) * av_q2d(decoder.timeBase)
+                if time >= seconds - 1e-3 { return blockMeans(frame.pointer, columns: columns, rows: rows) }
+            }
+        }
+        throw FFmpegFailure("avcodec_receive_frame", message: "no frame at \(seconds) s")
+    }
+
     private static func blockMeans(_ frame: UnsafePointer<AVFrame>, columns: Int, rows: Int) -> [Float] {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         let stride = Int(frame.pointee.linesize.0)

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import ReelKit
+
+/// Range lists and highlight reels read back from real files.
+@Suite struct ReelTests {
+    static func range(_ start: Double, _ end: Double) -> TimeRange {
+        TimeRange(start: MediaTime(seconds: start, timescale: 1000), end: MediaTime(seconds: end, timescale: 1000))
+    }
+
+    @Test func reelLastsTheSumOfItsRangesInTheGivenOrder() async throws {
+        let ranges = [Self.range(2.0, 2.8), Self.range(0.5, 1.0), Self.range(1.2, 1.5)]
+        let (result, output, _) = try await Harness.compress("cfr_audio.mp4") { $0.trim = .ranges(ranges) }
+        let video = try #require(output.primaryVideo)
+        #expect(abs((video.duration ?? 0) - 1.6) <= 3.0 / 30 + 1e-3)
+        #expect(abs((output.primaryAudio?.duration ?? 0) - 1.6) < 0.05)
+        #expect(result.analytics.keptRanges == ranges)
+        // testsrc2 shows its clock: the first output frame is the source frame at 2.0 s, not 0.5 s.
+        let source = try FrameProbe.frame(of: try Fixtures.clip("cfr_audio.mp4"), at: 2.0)
+        let first = try FrameProbe.firstFrame(of: result.url).blocks
+        let early = try FrameProbe.frame(of: try Fixtures.clip("cfr_audio.mp4"), at: 0.5)
+        func distance(_ a: [Float], _ b: [Float]) -> Float { zip(a, b).map { abs($0 - $1) }.reduce(0, +) }
+        #expect(distance(first, source) < distance(first, early))
+    }
+
+    @Test func audioAndVideoStayAlignedAfterManyJoins() async throws {
+        // Flash and beep together at k + 0.5 s; keep [k + 0.2, k + 1.0) for 22 seconds: 21 joins.
+        let ranges = (0..<22).map { Self.range(Double($0) + 0.2, Double($0) + 1.0) }
+        let (result, output, _) = try await Harness.compress("sync.mp4") { $0.trim = .ranges(ranges) }
+        #expect(abs((output.primaryVideo?.duration ?? 0) - 22 * 0.8) <= 22.0 / 30)
+        let events = try SyncProbe.events(in: result.url)
+        #expect(events.flashes.count == 22, "flashes \(events.flashes)")
+        #expect(events.beeps.count == 22, "beeps \(events.beeps)")
+        for (index, (flash, beep)) in zip(events.flashes, events.beeps).enumerated() {
+            let expected = Double(index) * 0.8 + 0.3
+            #expect(abs(flash - expected) < 0.5 / 30, "flash \(index) at \(flash), expected \(expected)")
+            #expect(abs(beep - flash) < 1.0 / 30, "join \(index): beep at \(beep), flash at \(flash)")
+        }
+    }
+
+    @Test func highlightReelHonoursTheBudgetAndTheMinimumLevel() async throws {
+        let url = try Fixtures.clip("story.mp4")
+        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: url))
+        let options = HighlightReelOptions(maximumDuration: 6, minimumLevel: 5, analysis: analysis)
+        let (result, output, _) = try await Harness.compress("story.mp4") { $0.trim = .highlights(options) }
+        let kept = result.analytics.keptRanges
+        let total = kept.map(\.duration.seconds).reduce(0, +)
+        #expect(total <= 6 + 1e-3 && total >= 4)
+        #expect((output.primaryVideo?.duration ?? 0) <= 6 + 1.0 / 30)
+        for range in kept {
+            #expect(range.duration.seconds >= 1.5 - 1e-3)
+            // Every segment a kept range takes from is at least the minimum level, except where
+            // an edge was snapped or widened by at most the snap distance.
+            let core = TimeRange(start: range.start + MediaTime(value: 1, timescale: 2), end: range.end - MediaTime(value: 1, timescale: 2))
+            let touched = analysis.segments.filter { $0.timeRange.start < core.end && core.start < $0.timeRange.end }
+            #expect(touched.allSatisfy { $0.level >= 5 }, "\(range): \(touched.map(\.level))")
+        }
+        for (a, b) in zip(kept, kept.dropFirst()) { #expect(a.end < b.start) }
+        #expect(kept.allSatisfy { r in [(6.0, 10.0), (15.0, 21.0)].contains { r.start.seconds >= $0.0 - 0.6 && r.end.seconds <= $0.1 + 0.6 } })
+    }
+
+    @Test func highlightReelRunsTheAnalyzerWhenNoAnalysisIsGiven() async throws {
+        let log = ProgressLog()
+        let (result, _, _) = try await Harness.compress("story.mp4", progress: log) {
+            $0.trim = .highlights(HighlightReelOptions())
+        }
+        let kept = result.analytics.keptRanges
+        #expect(!kept.isEmpty)
+        #expect(kept.contains { $0.start.seconds <= 6.1 && $0.end.seconds >= 9.9 })
+        #expect(log.all.last == 1 && zip(log.all, log.all.dropFirst()).allSatisfy { $0 < $1 })
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+@testable import ReelKit
+
+/// Finds white flashes and beep onsets in a file, decoding it with ReelKit's analysis reader.
+enum SyncProbe {
+    static func events(in url: URL) throws -> (flashes: [Double], beeps: [Double]) {
+        var flashes: [Double] = []
+        var samples: [Float] = []
+        _ = try AnalysisReader.read(
+            url: url, sampleRate: 1000, width: 32, height: 18, skipNonReference: false, shouldCancel: { false }, progress: { _ in },
+            onFrameChange: { _, _ in },
+            onPicture: { picture in
+                let mean = picture.luma.reduce(0) { $0 + Int($1) } / max(picture.luma.count, 1)
+                if mean > 128 { flashes.append(picture.time.seconds) }
+            },
+            onAudio: { samples += $0 })
+        // Beep onsets: the first 1 ms window above a tenth of full scale after a quiet stretch.
+        let rate = Double(AnalysisReader.audioSampleRate), window = Int(rate / 1000)
+        var beeps: [Double] = []
+        var quietSince = 0
+        for start in stride(from: 0, to: samples.count - window, by: window) {
+            let peak = samples[start..<(start + window)].map { abs($0) }.max() ?? 0
+            if peak > 0.1 {
+                if quietSince >= 100 { beeps.append(Double(start) / rate) }
+                quietSince = 0
+            } else {
+                quietSince += 1
+            }
+        }
+        return (flashes, beeps)
+    }
+}
