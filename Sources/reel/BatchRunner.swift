@@ -89,8 +89,15 @@ struct BatchRunner: Sendable {
         guard let info = try? MediaInfo.probe(file.input.url), info.duration > 0 else {
             return nil
         }
-        let start = config.trimStartTime?.seconds ?? 0
-        let end = min(config.trimEndTime?.seconds ?? info.duration, info.duration)
-        return max(end - start, 0)
+        switch config.trim {
+        case .ranges(let ranges):
+            return ranges.map { min($0.end.seconds, info.duration) - $0.start.seconds }.reduce(0, +)
+        case .highlights(let options):
+            return options.maximumDuration.map { min($0, info.duration) }
+        case .whole:
+            let start = config.trimStartTime?.seconds ?? 0
+            let end = min(config.trimEndTime?.seconds ?? info.duration, info.duration)
+            return max(end - start, 0)
+        }
     }
 }

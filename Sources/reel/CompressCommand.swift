@@ -8,6 +8,8 @@ struct CompressCommand: Sendable {
     let arguments: ParsedArguments
     /// The presets `--preset` may name.
     let catalog: PresetCatalog
+    /// Whether this is `reel highlights`: a highlight reel of each input.
+    var makesHighlightReels = false
 
     /// Runs the command and returns the exit status; `signals` tells whether it was stopped.
     func run(compressor: VideoCompressor, signals: SignalHandling) async -> Int32 {
@@ -24,12 +26,14 @@ struct CompressCommand: Sendable {
     ) async throws(CommandFailure) -> Int32 {
         var (config, reducer) = try ConfigOverrides(arguments: arguments, catalog: catalog)
             .resolve()
+        if makesHighlightReels { config.trim = .highlights(try HighlightOptions.resolve(arguments)) }
         let options = try CompressOptions(arguments)
         config.fileType = try options.fileType(presetDefault: config.fileType)
         let all = try InputCollection.collect(options.inputs)
         let planner = OutputPlanner(
             outputFile: options.outputFile, outputDirectory: options.outputDirectory,
-            fileType: config.fileType, overwrite: options.overwrite, isBatch: options.isBatch)
+            fileType: config.fileType, overwrite: options.overwrite, isBatch: options.isBatch,
+            suffix: makesHighlightReels ? "-highlights" : "-compressed")
         let candidates = options.isBatch ? planner.excludingOutputs(all) : all
         if candidates.isEmpty {
             let names = options.inputs.joined(separator: ", ")

@@ -119,8 +119,18 @@ struct ConfigOverrides {
         if arguments.flag("no-content-aware") { config.contentAwareOptimization = false }
     }
 
-    /// `--start` and `--end`, exact, start before end.
+    /// `--start` and `--end`, exact, start before end; or `--ranges`.
     private func applyTrim(to config: inout CompressionConfig) throws(ArgumentError) {
+        if let ranges = try arguments.value("ranges", as: ValueParsers.timeRanges) {
+            if let clash = ["start", "end"].first(where: { arguments.value($0) != nil }) {
+                throw .invalidValue(option: "--\(clash)", value: arguments.value(clash) ?? "",
+                                    reason: "--ranges already says what to keep")
+            }
+            config.trim = .ranges(ranges.map {
+                TimeRange(start: Self.mediaTime($0.start), end: Self.mediaTime($0.end))
+            })
+            return
+        }
         let start = try arguments.value("start", as: ValueParsers.time).map(Self.mediaTime)
         let end = try arguments.value("end", as: ValueParsers.time).map(Self.mediaTime)
         if let start, let end, end <= start {

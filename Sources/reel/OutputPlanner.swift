@@ -37,15 +37,15 @@ struct OutputPlanner {
     /// Whether this is a batch (existing complete outputs are skipped, not refused).
     let isBatch: Bool
 
-    /// The suffix added to the input's name.
-    static let suffix = "-compressed"
+    /// The suffix added to the input's name (`-compressed`, or `-highlights` for reels).
+    var suffix = "-compressed"
 
     /// The output of `input`, and how to show it.
     func output(for input: InputItem) -> (url: URL, display: String) {
         if let outputFile {
             return (URL(fileURLWithPath: outputFile).standardizedFileURL, outputFile)
         }
-        let name = input.url.deletingPathExtension().lastPathComponent + Self.suffix + "."
+        let name = input.url.deletingPathExtension().lastPathComponent + suffix + "."
             + fileType.fileExtension
         let directory: String
         if let outputDirectory {

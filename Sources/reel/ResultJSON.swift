@@ -42,6 +42,9 @@ enum ResultJSON {
             ("compressionRatio", .init(result.compressionRatio)),
             ("processingTime", .init(result.processingTime)),
             ("videoCodec", .string(result.videoCodec.rawValue)),
+            ("keptRanges", .array(result.keptRanges.map {
+                .object([("start", .init($0.start.seconds)), ("end", .init($0.end.seconds))])
+            })),
             ("original", .object([
                 ("fileSize", .init(result.originalFileSize)),
                 ("duration", .init(result.originalDuration)),

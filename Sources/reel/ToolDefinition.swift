@@ -12,7 +12,10 @@ enum ToolDefinition {
             abstract: "Compress videos with sensible presets, inspect them, and batch them "
                 + "over many files or machines.",
             version: version,
-            commands: [compress(presetNames: presetNames), AnalyzeCommand.spec, presets, probe])
+            commands: [
+                compress(presetNames: presetNames), HighlightsCommand.spec(presetNames: presetNames),
+                AnalyzeCommand.spec, presets, probe,
+            ])
     }
 
     /// `reel presets`.

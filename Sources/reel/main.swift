@@ -37,8 +37,9 @@ case .help(let command):
     status = ExitStatus.success
 case .run(let arguments):
     switch arguments.command {
-    case "compress":
-        let command = CompressCommand(arguments: arguments, catalog: catalog)
+    case "compress", "highlights":
+        let command = CompressCommand(
+            arguments: arguments, catalog: catalog, makesHighlightReels: arguments.command == "highlights")
         let compressor = VideoCompressor()
         let signals = SignalHandling()
         status = await signals.run(onSignal: { compressor.cancel() }) {
