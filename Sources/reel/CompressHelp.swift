@@ -29,6 +29,7 @@ enum CompressHelp {
         "reel compress talk.mp4 --max-size 1280 --fps 24 --bitrate 1.5M --audio-channels 1",
         "reel compress clip.mp4 --start 1.5 --end 00:00:12.250 --codec hevc --speed slow",
         "reel compress match.mp4 --ranges 1.5-4,10-14.2 --preset social",
+        "reel compress match.mp4 --ranges 60-90 --copy",
         "reel compress ~/clips/ --output-dir out/ --jobs 2",
         "reel compress ~/clips/ --output-dir out/ --shard 3/8 --json",
     ]
@@ -89,6 +90,7 @@ enum CompressHelp {
         .value("seed", valueName: "N", help: "Seed for --reducer random (reproducible)."),
         .value("start", valueName: "TIME", help: "Keep from this time, e.g. 1.5 or 00:01:02."),
         .value("end", valueName: "TIME", help: "Keep up to this time, e.g. 00:00:12.250."),
+        .flag("copy", help: "Lossless: copy the packets of whole keyframe groups, no re-encoding."),
         .value("ranges", valueName: "LIST",
                help: "Keep these ranges, in this order, joined: 1.5-4,10-14.2 or 00:01:00-00:01:30."),
     ]

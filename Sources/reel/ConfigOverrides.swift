@@ -117,6 +117,7 @@ struct ConfigOverrides {
             config.preprocessing.noiseReduction = level
         }
         if arguments.flag("no-content-aware") { config.contentAwareOptimization = false }
+        if arguments.flag("copy") { config.streamCopy = true }
     }
 
     /// `--start` and `--end`, exact, start before end; or `--ranges`.

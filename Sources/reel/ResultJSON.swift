@@ -41,10 +41,10 @@ enum ResultJSON {
         .object([
             ("compressionRatio", .init(result.compressionRatio)),
             ("processingTime", .init(result.processingTime)),
-            ("videoCodec", .string(result.videoCodec.rawValue)),
-            ("keptRanges", .array(result.keptRanges.map {
-                .object([("start", .init($0.start.seconds)), ("end", .init($0.end.seconds))])
-            })),
+            ("videoCodec", .string(result.videoCodec)),
+            ("streamCopied", .bool(result.streamCopied)),
+            ("keptRanges", ranges(result.keptRanges)),
+            ("requestedRanges", ranges(result.requestedRanges)),
             ("original", .object([
                 ("fileSize", .init(result.originalFileSize)),
                 ("duration", .init(result.originalDuration)),
@@ -67,7 +67,7 @@ enum ResultJSON {
                 ("frameCount", .init(result.compressedFrameCount)),
                 ("frameRate", .init(result.compressedFrameRate)),
             ])),
-            ("encoding", encoding(result.encoding)),
+            ("encoding", result.encoding.map(encoding) ?? .null),
             ("contentAdjustment", result.contentAdjustment.map(content) ?? .null),
             ("droppedTracks", .array(result.droppedTracks.map(dropped))),
         ])
@@ -106,5 +106,10 @@ enum ResultJSON {
             ("handlerName", .init(track.handlerName)),
             ("reason", .string(track.reason)),
         ])
+    }
+
+    /// Source ranges as `{start, end}` objects in seconds.
+    private static func ranges(_ ranges: [TimeRange]) -> JSONValue {
+        .array(ranges.map { .object([("start", .init($0.start.seconds)), ("end", .init($0.end.seconds))]) })
     }
 }

@@ -22,7 +22,7 @@ enum ResultReport {
             ("dimensions", "\(result.originalDimensions) -> \(result.compressedVisualDimensions)"),
             ("video", "\(Formatting.bitrate(result.originalVideoBitrate)) -> "
                 + "\(Formatting.bitrate(result.compressedVideoBitrate)), "
-                + "\(result.videoCodec.rawValue), "
+                + "\(result.videoCodec + (result.streamCopied ? " (copied)" : "")), "
                 + "\(Formatting.frameRate(result.compressedFrameRate)) fps"),
             ("audio", audioText(result)),
             ("duration", Formatting.seconds(result.compressedDuration)),

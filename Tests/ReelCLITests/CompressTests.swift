@@ -46,7 +46,7 @@ import Testing
         let result = try #require(object["result"] as? [String: Any])
         #expect(Set(result.keys) == [
             "compressionRatio", "processingTime", "videoCodec", "original", "compressed",
-            "encoding", "contentAdjustment", "droppedTracks", "keptRanges",
+            "encoding", "contentAdjustment", "droppedTracks", "keptRanges", "requestedRanges", "streamCopied",
         ])
         let original = try #require(result["original"] as? [String: Any])
         #expect(Set(original.keys) == [

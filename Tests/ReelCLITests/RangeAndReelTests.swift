@@ -50,4 +50,21 @@ import Testing
         #expect(help.stdout.contains("--max-duration") && help.stdout.contains("--preset"))
         #expect(!help.stdout.contains("--ranges"))
     }
+
+    @Test func copyCutsLosslesslyAndSaysHowRangesMoved() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.long, to: scratch.url, as: "clip.mp4")  // keyframes every 30 frames (1 s)
+        let run = try Reel.run(["compress", "clip.mp4", "--ranges", "2.5-4.2", "--copy", "--json", "--quiet"],
+                               in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try #require(try run.jsonObject()["result"] as? [String: Any])
+        #expect(result["streamCopied"] as? Bool == true)
+        #expect(result["encoding"] is NSNull)
+        #expect(result["requestedRanges"] as? [[String: Double]] == [["start": 2.5, "end": 4.2]])
+        #expect(result["keptRanges"] as? [[String: Double]] == [["start": 2, "end": 5]])
+        let text = try Reel.run(["compress", "clip.mp4", "--ranges", "2.5-4.2", "--copy", "--overwrite"],
+                                in: scratch.url)
+        #expect(text.stdout.contains("(copied)"), "\(text.stdout)")
+    }
 }

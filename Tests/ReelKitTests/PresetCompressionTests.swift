@@ -31,11 +31,11 @@ import Testing
         let analytics = result.analytics
         #expect(analytics.compressedVideoBitrate > 0)
         #expect(analytics.compressedVideoBitrate <= cap * 3.5 / 1.5)
-        #expect(analytics.encoding.maxBitrate.map { Double($0) <= cap * 1.21 } == true)
+        #expect(analytics.encoding?.maxBitrate.map { Double($0) <= cap * 1.21 } == true)
         #expect(analytics.compressedFileSize < analytics.originalFileSize)
         #expect(analytics.compressedDimensions == VideoDimensions(width: width, height: height))
         #expect(analytics.originalDimensions == VideoDimensions(width: 2048, height: 1152))
-        #expect(analytics.videoCodec == codec)
+        #expect(analytics.videoCodec == codec.rawValue)
         // Measured, not targets: matches what ffprobe reads from the file.
         let probe = try Fixtures.ffprobe(result.url, ["-show_streams"])
         let streams = probe["streams"] as? [[String: Any]] ?? []

@@ -4,13 +4,41 @@ import Foundation
 struct CompressionAnalyticsBuilder {
     let source: MediaInfo
     let output: MediaInfo
-    let decision: CompressionPlanner.Decision
+    /// The source video stream that was compressed or copied.
+    let video: StreamInfo
+    let droppedTracks: [DroppedTrack]
+    let summary: EncodingSummary?
+    let keptRanges: [TimeRange]
+    let requestedRanges: [TimeRange]
     let statistics: TranscodeStatistics
     let content: ContentAdjustment?
     let processingTime: TimeInterval
 
+    /// For a re-encode planned by `decision`.
+    init(source: MediaInfo, output: MediaInfo, decision: CompressionPlanner.Decision, statistics: TranscodeStatistics,
+         content: ContentAdjustment?, processingTime: TimeInterval) {
+        self.init(source: source, output: output, video: decision.video, droppedTracks: decision.droppedTracks,
+                  summary: decision.summary, keptRanges: decision.keptRanges, requestedRanges: decision.keptRanges,
+                  statistics: statistics, content: content, processingTime: processingTime)
+    }
+
+    init(source: MediaInfo, output: MediaInfo, video: StreamInfo, droppedTracks: [DroppedTrack], summary: EncodingSummary?,
+         keptRanges: [TimeRange], requestedRanges: [TimeRange], statistics: TranscodeStatistics,
+         content: ContentAdjustment?, processingTime: TimeInterval) {
+        self.source = source
+        self.output = output
+        self.video = video
+        self.droppedTracks = droppedTracks
+        self.summary = summary
+        self.keptRanges = keptRanges
+        self.requestedRanges = requestedRanges
+        self.statistics = statistics
+        self.content = content
+        self.processingTime = processingTime
+    }
+
     func build() -> CompressionAnalytics {
-        let sourcePicture = decision.video.video
+        let sourcePicture = video.video
         let outputVideo = output.primaryVideo
         let outputPicture = outputVideo?.video
         let compressedFrames = Int(outputVideo?.frameCount ?? Int64(statistics.framesEncoded))
@@ -25,20 +53,22 @@ struct CompressionAnalyticsBuilder {
             compressedDimensions: VideoDimensions(width: outputPicture?.width ?? statistics.encodedWidth,
                                                   height: outputPicture?.height ?? statistics.encodedHeight),
             compressedVisualDimensions: VideoDimensions(width: outputPicture?.visualWidth ?? 0, height: outputPicture?.visualHeight ?? 0),
-            originalVideoBitrate: Double(decision.video.bitRate ?? 0),
+            originalVideoBitrate: Double(video.bitRate ?? 0),
             compressedVideoBitrate: Double(outputVideo?.bitRate ?? 0),
             originalAudioBitrate: source.primaryAudio.map { Double($0.bitRate ?? 0) },
             compressedAudioBitrate: output.primaryAudio.map { Double($0.bitRate ?? 0) },
             originalDuration: source.duration,
             compressedDuration: outputDuration,
-            keptRanges: decision.keptRanges,
+            keptRanges: keptRanges,
+            requestedRanges: requestedRanges,
             originalFrameCount: statistics.framesDecoded,
             compressedFrameCount: compressedFrames,
             originalFrameRate: sourcePicture?.frameRate ?? 0,
             compressedFrameRate: videoDuration > 0 ? Double(compressedFrames) / videoDuration : 0,
-            videoCodec: decision.codec,
-            droppedTracks: decision.droppedTracks,
+            videoCodec: outputVideo?.codecName ?? video.codecName,
+            streamCopied: summary == nil,
+            droppedTracks: droppedTracks,
             contentAdjustment: content,
-            encoding: decision.summary)
+            encoding: summary)
     }
 }

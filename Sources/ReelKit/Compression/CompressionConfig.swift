@@ -39,6 +39,11 @@ public struct CompressionConfig: Sendable, Equatable {
     public var trim: TrimSelection = .whole
     /// x264/x265 speed preset.
     public var encoderSpeed: EncoderSpeed = .medium
+    /// Lossless cut: copy the video and audio packets unchanged instead of re-encoding, with
+    /// every range widened to whole groups of pictures (start on the keyframe at or before it,
+    /// end on the keyframe at or after it). Encoding settings do not apply; `audioBitrate <= 0`
+    /// still drops the audio.
+    public var streamCopy = false
 
     // MARK: Audio
 

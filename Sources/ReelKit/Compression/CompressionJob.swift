@@ -15,6 +15,15 @@ struct CompressionJob: Sendable {
         guard info.primaryVideo != nil else { throw .missingVideoTrack(source) }
         let location = try OutputLocation.resolve(for: source, config: config)
         if flag.isRaised { throw .cancelled }
+        if config.streamCopy {
+            do throws(ReelError) {
+                return try StreamCopyJob(source: source, info: info, config: config, location: location,
+                                         progress: progress, flag: flag).run(started: started)
+            } catch {
+                location.discard()
+                throw error
+            }
+        }
 
         do throws(ReelError) {
             let content = try measureContent(info)

@@ -216,7 +216,7 @@ struct CompressionPlanner {
         }
     }
 
-    private func droppedTracks(keepingAudio: Bool) -> [DroppedTrack] {
+    func droppedTracks(keepingAudio: Bool) -> [DroppedTrack] {
         source.streams.compactMap { stream in
             if stream.index == source.primaryVideoStreamIndex { return nil }
             if keepingAudio && stream.index == source.primaryAudioStreamIndex { return nil }

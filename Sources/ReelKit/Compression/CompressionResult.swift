@@ -66,8 +66,11 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     public var originalDuration: Double
     /// Output duration in seconds.
     public var compressedDuration: Double
-    /// The source ranges that were kept, in output order (one range for a whole source).
+    /// The source ranges that were kept, in output order (one range for a whole source);
+    /// in stream-copy mode, after snapping to keyframes.
     public var keptRanges: [TimeRange]
+    /// The ranges asked for; differs from `keptRanges` where stream copy snapped to keyframes.
+    public var requestedRanges: [TimeRange]
     /// Source video frames decoded (within the trimmed range).
     public var originalFrameCount: Int
     /// Output video frames written.
@@ -76,14 +79,16 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     public var originalFrameRate: Double
     /// Output average frame rate (video frames / video track duration).
     public var compressedFrameRate: Double
-    /// Output video codec.
-    public var videoCodec: VideoCodec
+    /// Output video codec as FFmpeg names it (`h264`, `hevc`, ...).
+    public var videoCodec: String
+    /// Whether the packets were copied without re-encoding (lossless mode).
+    public var streamCopied: Bool
     /// Source tracks left out of the output.
     public var droppedTracks: [DroppedTrack]
     /// What content-aware optimization measured and changed, when it ran.
     public var contentAdjustment: ContentAdjustment?
-    /// The encoder settings that were used (CRF, bit rates, keyframe interval).
-    public var encoding: EncodingSummary
+    /// The encoder settings that were used (CRF, bit rates, keyframe interval); nil for a stream copy.
+    public var encoding: EncodingSummary?
 }
 
 /// The video encoder settings a compression ended up using.

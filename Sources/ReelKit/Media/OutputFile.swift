@@ -44,6 +44,28 @@ final class OutputFile {
         return Int(stream.pointee.index)
     }
 
+    /// Adds a stream that receives `source`'s packets unchanged (codec parameters, codec tag
+    /// when the container accepts it, and side data such as rotation and HDR metadata).
+    func addStream(copying source: UnsafeMutablePointer<AVStream>) throws(FFmpegFailure) -> Int {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw FFmpegFailure("avformat_new_stream", code: reel_averror_enomem())
+        }
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy")
+        let tag = source.pointee.codecpar.pointee.codec_tag
+        if let tags = context.pointee.oformat?.pointee.codec_tag,
+           av_codec_get_id(tags, tag) != source.pointee.codecpar.pointee.codec_id {
+            stream.pointee.codecpar.pointee.codec_tag = 0
+        }
+        stream.pointee.time_base = source.pointee.time_base
+        stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+        for index in 0..<Int(source.pointee.nb_side_data) {
+            guard let entry = source.pointee.side_data?[index],
+                  let data = av_stream_new_side_data(stream, entry.type, entry.size) else { continue }
+            data.update(from: entry.data, count: entry.size)
+        }
+        return Int(stream.pointee.index)
+    }
+
     /// Writes a display matrix so players rotate the picture `clockwiseDegrees` on display.
     func setRotation(_ clockwiseDegrees: Int, streamIndex: Int) {
         guard clockwiseDegrees % 360 != 0, let stream = stream(streamIndex),

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import ReelKit
+
+/// Lossless cuts: packets copied byte for byte, ranges widened to whole keyframe groups.
+@Suite struct StreamCopyTests {
+    /// MD5 of each video packet's payload and its presentation time, from ffprobe.
+    static func videoPackets(_ url: URL) throws -> [(time: Double, hash: String, key: Bool)] {
+        let json = try Fixtures.ffprobe(url, ["-select_streams", "v:0", "-show_data_hash", "MD5",
+                                              "-show_entries", "packet=pts_time,data_hash,flags"])
+        return (json["packets"] as? [[String: Any]] ?? []).compactMap { packet in
+            guard let time = (packet["pts_time"] as? String).flatMap(Double.init),
+                  let hash = packet["data_hash"] as? String else { return nil }
+            return (time, hash, (packet["flags"] as? String)?.hasPrefix("K") == true)
+        }
+    }
+
+    @Test func copiesWholeKeyframeGroupsByteForByte() async throws {
+        let source = try Fixtures.clip("cfr_audio.mp4")  // keyframes at 0, 1 and 2 s
+        let requested = [TimeRange(start: MediaTime(value: 1500, timescale: 1000), end: MediaTime(value: 2200, timescale: 1000)),
+                         TimeRange(start: MediaTime(value: 300, timescale: 1000), end: MediaTime(value: 800, timescale: 1000))]
+        let (result, output, _) = try await Harness.compress("cfr_audio.mp4") {
+            $0.trim = .ranges(requested)
+            $0.streamCopy = true
+        }
+        let analytics = result.analytics
+        #expect(analytics.streamCopied)
+        #expect(analytics.encoding == nil)
+        #expect(analytics.requestedRanges == requested)
+        #expect(analytics.keptRanges.map { [$0.start.seconds, $0.end.seconds] } == [[1, 3], [0, 1]])
+        #expect(abs((output.primaryVideo?.duration ?? 0) - 3) < 1e-3)
+        #expect(output.primaryAudio != nil)
+        // Every output packet is a source packet of the kept groups, unchanged, in order.
+        let sourcePackets = try Self.videoPackets(source)
+        let expected = sourcePackets.filter { $0.time >= 1 - 1e-6 }.sorted { $0.time < $1.time }.map(\.hash)
+            + sourcePackets.filter { $0.time < 1 - 1e-6 }.sorted { $0.time < $1.time }.map(\.hash)
+        let copied = try Self.videoPackets(result.url).sorted { $0.time < $1.time }.map(\.hash)
+        #expect(copied == expected)
+    }
+
+    @Test func keepsRotationAndRefusesBadRanges() async throws {
+        let (_, output, _) = try await Harness.compress("rotated90.mov") {
+            $0.streamCopy = true
+            $0.trim = .ranges([TimeRange(start: MediaTime(value: 1, timescale: 2), end: MediaTime(value: 1, timescale: 1))])
+        }
+        #expect(output.primaryVideo?.video?.rotation == 90)
+        let error = await Harness.reelError {
+            _ = try await Harness.compress("cfr_audio.mp4") {
+                $0.streamCopy = true
+                $0.trim = .ranges([TimeRange(start: MediaTime(value: 2, timescale: 1), end: MediaTime(value: 9, timescale: 1))])
+            }
+        }
+        guard case .invalidRanges = error else {
+            Issue.record("expected invalidRanges, got \(String(describing: error))")
+            return
+        }
+    }
+}
