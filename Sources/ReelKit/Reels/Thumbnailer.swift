@@ -1,0 +1,116 @@
+import Foundation
+
+/// An image written from a video: where, which frames, how big.
+public struct ThumbnailResult: Sendable, Equatable {
+    /// The image file.
+    public var url: URL
+    /// The exact presentation times of the frames in it, in layout order.
+    public var times: [MediaTime]
+    /// Image width in pixels.
+    public var width: Int
+    /// Image height in pixels.
+    public var height: Int
+}
+
+/// Which frames a contact sheet shows.
+public enum ContactSheetSelection: Sendable, Equatable {
+    /// Frames spread evenly over the video.
+    case evenlySpaced
+    /// The middle of each highlight (the most engaging ones when there are more than asked).
+    case highlights
+}
+
+/// Writes still images from videos: a thumbnail (the key frame by default) or a contact sheet.
+/// JPEG or PNG by the output's extension; rotation is applied so pictures are upright.
+public final class Thumbnailer: Sendable {
+    private let analyzer: VideoAnalyzer
+
+    /// Creates a thumbnailer; the key frame and highlights come from `analyzer`.
+    public init(analyzer: VideoAnalyzer = .shared) {
+        self.analyzer = analyzer
+    }
+
+    /// Writes the frame on screen at `time` (the key frame when nil), `width` pixels wide
+    /// (the picture's own width when nil), to `output` (`.jpg`, `.jpeg` or `.png`).
+    public func thumbnail(of source: URL, at time: MediaTime? = nil, width: Int? = nil,
+                          to output: URL) async throws(ReelError) -> ThumbnailResult {
+        let info = try MediaInfo.probe(source)
+        let seconds: Double
+        if let time {
+            guard time >= .zero, time.seconds < info.duration else {
+                throw .invalidConfiguration(String(format: "time %.3f s is outside the %.3f s video", time.seconds, info.duration))
+            }
+            seconds = time.seconds + info.startTime
+        } else {
+            let asset = try VideoAsset(url: source)
+            guard case .success(let keyFrame) = try await analyzer.analyze(asset, for: KeyFrameAnalysisRequest()) else {
+                throw .decodingFailed(source, operation: "key frame analysis", reason: "no key frame found")
+            }
+            seconds = keyFrame.timestamp.seconds
+        }
+        return try await write(source: source, info: info, times: [seconds], columns: nil, width: width, output: output)
+    }
+
+    /// Writes `count` frames as one contact sheet with `columns` columns (about square when
+    /// nil), each tile `tileWidth` pixels wide.
+    public func contactSheet(of source: URL, frames count: Int, selection: ContactSheetSelection = .evenlySpaced,
+                             columns: Int? = nil, tileWidth: Int = 320, to output: URL) async throws(ReelError) -> ThumbnailResult {
+        guard (1...100).contains(count) else { throw .invalidConfiguration("a contact sheet has 1 to 100 frames, not \(count)") }
+        guard tileWidth >= 16 else { throw .invalidConfiguration("tile width must be at least 16 pixels") }
+        let info = try MediaInfo.probe(source)
+        var times: [Double]
+        switch selection {
+        case .evenlySpaced:
+            times = (0..<count).map { info.startTime + info.duration * (Double($0) + 0.5) / Double(count) }
+        case .highlights:
+            let asset = try VideoAsset(url: source)
+            let analysis = try await analyzer.analysis(of: asset)
+            let ranges = HighlightRequestRanges.best(analysis, count: count)
+            guard !ranges.isEmpty else { throw .invalidRanges("\(source.lastPathComponent) has no highlights") }
+            times = ranges.map { ($0.start.seconds + $0.end.seconds) / 2 }
+        }
+        times.sort()
+        let layout = columns ?? max(1, Int(Double(times.count).squareRoot().rounded(.up)))
+        return try await write(source: source, info: info, times: times, columns: layout, width: tileWidth, output: output)
+    }
+
+    private func write(source: URL, info: MediaInfo, times: [Double], columns: Int?, width: Int?,
+                       output: URL) async throws(ReelError) -> ThumbnailResult {
+        if let width, width < 16 { throw .invalidConfiguration("width must be at least 16 pixels") }
+        let encoder: String
+        switch output.pathExtension.lowercased() {
+        case "jpg", "jpeg": encoder = "mjpeg"
+        case "png": encoder = "png"
+        default: throw .invalidOutputPath(output, reason: "use a .jpg, .jpeg or .png name")
+        }
+        var config = CompressionConfig()
+        config.outputURL = output
+        let location = try OutputLocation.resolve(for: source, config: config)
+        let plan = StillImagePlan(
+            source: source, outputPath: location.temporaryURL.path, times: times, columns: columns, width: width,
+            rotation: info.primaryVideo?.video?.rotation ?? 0, encoderName: encoder)
+        let flag = CancellationFlag()
+        let written: (times: [MediaTime], width: Int, height: Int)
+        do throws(ReelError) {
+            written = try await BlockingWork.run(flag: flag) { () throws(ReelError) in
+                try translatingFailures(source: source, output: location.temporaryURL) { try StillImageWriter.write(plan) }
+            }
+            try location.commit()
+        } catch {
+            location.discard()
+            throw error
+        }
+        return ThumbnailResult(url: output, times: written.times, width: written.width, height: written.height)
+    }
+}
+
+/// The highlight ranges a contact sheet shows: the most engaging first, at most `count`.
+enum HighlightRequestRanges {
+    static func best(_ analysis: VideoAnalysis, count: Int) -> [TimeRange] {
+        let ranges = HighlightSelector.highlights(analysis.segments, minimumLevel: nil)
+        func level(_ range: TimeRange) -> Float {
+            analysis.segments.filter { $0.timeRange.start < range.end && range.start < $0.timeRange.end }.map(\.level).max() ?? 0
+        }
+        return Array(ranges.sorted { level($0) > level($1) }.prefix(count))
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import ReelKit
+
+/// Thumbnails and contact sheets decoded back and compared with the video's frames.
+@Suite struct ThumbnailTests {
+    /// Pearson correlation of two block-mean grids (robust to JPEG's full-range levels).
+    static func correlation(_ a: [Float], _ b: [Float]) -> Double {
+        let n = Double(min(a.count, b.count))
+        let ma = a.map(Double.init).reduce(0, +) / n, mb = b.map(Double.init).reduce(0, +) / n
+        var cov = 0.0, va = 0.0, vb = 0.0
+        for (x, y) in zip(a.map(Double.init), b.map(Double.init)) {
+            cov += (x - ma) * (y - mb)
+            va += (x - ma) * (x - ma)
+            vb += (y - mb) * (y - mb)
+        }
+        return cov / max((va * vb).squareRoot(), 1e-12)
+    }
+
+    @Test func keyFrameThumbnailMatchesTheDecodedKeyFrame() async throws {
+        let source = try Fixtures.clip("story.mp4")
+        let directory = try Fixtures.scratchDirectory()
+        let analyzer = VideoAnalyzer()
+        let keyFrame = try await analyzer.analyze(try VideoAsset(url: source), for: KeyFrameAnalysisRequest()).get()
+        let result = try await Thumbnailer(analyzer: analyzer).thumbnail(of: source, to: directory.appendingPathComponent("thumb.jpg"))
+        #expect(result.times == [keyFrame.timestamp])
+        #expect(result.width == 320 && result.height == 180)
+        let image = try FrameProbe.firstFrame(of: result.url, columns: 16, rows: 9).blocks
+        let frame = try FrameProbe.frame(of: source, at: keyFrame.timestamp.seconds, columns: 16, rows: 9)
+        #expect(Self.correlation(image, frame) > 0.98)
+        let elsewhere = try FrameProbe.frame(of: source, at: 7.5, columns: 16, rows: 9)
+        #expect(Self.correlation(image, elsewhere) < 0.9)
+        #expect(Fixtures.contents(of: directory) == ["thumb.jpg"])
+    }
+
+    @Test func rotatedSourcesGiveUprightScaledThumbnails() async throws {
+        let source = try Fixtures.clip("rotated90.mov")
+        let directory = try Fixtures.scratchDirectory()
+        let result = try await Thumbnailer().thumbnail(
+            of: source, at: MediaTime(value: 1, timescale: 2), width: 180, to: directory.appendingPathComponent("t.png"))
+        #expect(result.width == 180 && result.height == 320)
+        // Upright: the coded frame turned 90 degrees clockwise.
+        let n = 8
+        let coded = try FrameProbe.frame(of: source, at: 0.5, columns: n, rows: n)
+        var turned = [Float](repeating: 0, count: n * n)
+        for row in 0..<n { for column in 0..<n { turned[row * n + column] = coded[(n - 1 - column) * n + row] } }
+        let jpeg = try await Thumbnailer().thumbnail(
+            of: source, at: MediaTime(value: 1, timescale: 2), to: directory.appendingPathComponent("t.jpg"))
+        let image = try FrameProbe.firstFrame(of: jpeg.url, columns: n, rows: n).blocks
+        #expect(Self.correlation(image, turned) > 0.95)
+        #expect(Self.correlation(image, turned) > Self.correlation(image, coded) + 0.2)
+    }
+
+    @Test func contactSheetTilesEvenlySpacedFrames() async throws {
+        let source = try Fixtures.clip("cfr_audio.mp4")
+        let directory = try Fixtures.scratchDirectory()
+        let result = try await Thumbnailer().contactSheet(
+            of: source, frames: 6, tileWidth: 160, to: directory.appendingPathComponent("sheet.jpg"))
+        #expect(result.times.count == 6)
+        #expect(zip(result.times, result.times.dropFirst()).allSatisfy { $0 < $1 })
+        // 3 x 2 tiles of 160x90 with 4 px padding between and a 4 px margin around.
+        #expect(result.width == 3 * 160 + 2 * 4 + 2 * 4)
+        #expect(result.height == 2 * 90 + 4 + 2 * 4)
+        let probe = try MediaInfo.probe(result.url)
+        #expect(probe.primaryVideo?.video?.width == result.width)
+    }
+
+    @Test func badRequestsAreTyped() async throws {
+        let source = try Fixtures.clip("cfr_audio.mp4")
+        let directory = try Fixtures.scratchDirectory()
+        let late = await Harness.reelError {
+            _ = try await Thumbnailer().thumbnail(of: source, at: MediaTime(value: 9, timescale: 1),
+                                                  to: directory.appendingPathComponent("x.jpg"))
+        }
+        guard case .invalidConfiguration = late else {
+            Issue.record("expected invalidConfiguration, got \(String(describing: late))")
+            return
+        }
+        let format = await Harness.reelError {
+            _ = try await Thumbnailer().thumbnail(of: source, at: .zero, to: directory.appendingPathComponent("x.gif"))
+        }
+        guard case .invalidOutputPath = format else {
+            Issue.record("expected invalidOutputPath, got \(String(describing: format))")
+            return
+        }
+        #expect(Fixtures.contents(of: directory).isEmpty)
+    }
+}
