@@ -47,6 +47,9 @@ case .run(let arguments):
         }
     case "probe":
         status = ProbeCommand(arguments: arguments).run()
+    case "thumbnail":
+        let command = ThumbnailCommand(arguments: arguments)
+        status = await SignalHandling().run(onSignal: {}) { await command.run() }
     case "analyze":
         let command = AnalyzeCommand(arguments: arguments)
         status = await SignalHandling().run(onSignal: {}) { await command.run() }
