@@ -70,3 +70,27 @@ import Testing
         #expect(log.all.last == 1 && zip(log.all, log.all.dropFirst()).allSatisfy { $0 < $1 })
     }
 }
+
+extension ReelTests {
+    @Test func crossfadesOverlapTheJoinedRanges() async throws {
+        let source = try Fixtures.clip("cfr_audio.mp4")
+        let (result, output, _) = try await Harness.compress("cfr_audio.mp4") {
+            $0.trim = .ranges([Self.range(0, 1), Self.range(2, 3)])
+            $0.crossfadeDuration = 0.3
+        }
+        // Two 1 s ranges overlapping by 0.3 s.
+        #expect(abs((output.primaryVideo?.duration ?? 0) - 1.7) < 1.5 / 30)
+        #expect(abs((output.primaryAudio?.duration ?? 0) - 1.7) < 0.05)
+        // Halfway through the crossfade (0.85 s) the picture is half of each side.
+        let mixed = try FrameProbe.frame(of: result.url, at: 0.85)
+        let before = try FrameProbe.frame(of: source, at: 0.85), after = try FrameProbe.frame(of: source, at: 2.15)
+        let half = zip(before, after).map { ($0 + $1) / 2 }
+        func distance(_ a: [Float], _ b: [Float]) -> Float { zip(a, b).map { abs($0 - $1) }.reduce(0, +) / Float(a.count) }
+        #expect(distance(mixed, half) < 0.03)
+        #expect(distance(mixed, half) < distance(mixed, before) / 2)
+        #expect(distance(mixed, half) < distance(mixed, after) / 2)
+        // Outside the crossfade the frames are the sources' own.
+        #expect(distance(try FrameProbe.frame(of: result.url, at: 0.3), try FrameProbe.frame(of: source, at: 0.3)) < 0.02)
+        #expect(distance(try FrameProbe.frame(of: result.url, at: 1.4), try FrameProbe.frame(of: source, at: 2.7)) < 0.02)
+    }
+}

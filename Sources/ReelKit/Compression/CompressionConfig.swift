@@ -37,6 +37,10 @@ public struct CompressionConfig: Sendable, Equatable {
     /// Which parts of the source to keep: all of it (then `trimStartTime`/`trimEndTime` may
     /// cut one range), a list of ranges, or the analyzer's highlights.
     public var trim: TrimSelection = .whole
+    /// Seconds of crossfade (picture dissolve and sound crossfade) at each join between kept
+    /// ranges; 0 cuts with short audio fades. A join is cut plainly when the range before it
+    /// is shorter than twice the crossfade. Each crossfade shortens the output by its length.
+    public var crossfadeDuration: Double = 0
     /// x264/x265 speed preset.
     public var encoderSpeed: EncoderSpeed = .medium
     /// Lossless cut: copy the video and audio packets unchanged instead of re-encoding, with
@@ -98,6 +102,12 @@ public struct CompressionConfig: Sendable, Equatable {
         }
         if let channels = audioChannels, !(1...2).contains(channels) {
             throw .invalidConfiguration("audioChannels must be 1 or 2, got \(channels)")
+        }
+        if !(0...5).contains(crossfadeDuration) {
+            throw .invalidConfiguration("crossfadeDuration must be between 0 and 5 s, got \(crossfadeDuration)")
+        }
+        if streamCopy && crossfadeDuration > 0 {
+            throw .invalidConfiguration("a stream copy cannot crossfade; crossfades need re-encoding")
         }
         if trim != .whole && (trimStartTime != nil || trimEndTime != nil) {
             throw .invalidConfiguration("use either trimStartTime/trimEndTime or trim, not both")

@@ -65,7 +65,7 @@ struct CompressionPlanner {
             outputRotation: rotatesPixels ? 0 : rotation,
             hdr: codec == .hevc ? picture.hdr : nil,
             carryFrameHDR: codec == .hevc && picture.color.isHDR,
-            audio: audio, fastStart: true, reducer: reducer,
+            audio: audio, fastStart: true, crossfade: config.crossfadeDuration, reducer: reducer,
             targetFrameRate: reduces ? target : nil)
         let summary = EncodingSummary(
             constantRateFactor: rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,

@@ -16,6 +16,7 @@ final class AudioStage {
     private var range = ClosedSourceRange(start: .zero, end: .zero, needsSeek: false, endsEarly: false)
     private var outputOffset = 0.0
     private var fades: (in: Bool, out: Bool) = (false, false)
+    private var crossfade = AudioCrossfade()
     private var rangeGraph: FilterGraph?
     private var framingGraph: FilterGraph?
     private let decoded: Frame
@@ -37,10 +38,15 @@ final class AudioStage {
     }
 
     /// Starts a range that lands at `outputOffset` seconds; fades mark joins with other ranges.
-    func beginRange(_ range: ClosedSourceRange, outputOffset: Double, fadeIn: Bool, fadeOut: Bool) {
+    /// With a crossfade, the range fades in over the previous range's tail (mixed in) and, when
+    /// `tailStart` is set, its own sound from there on is kept back for the next range.
+    func beginRange(_ range: ClosedSourceRange, outputOffset: Double, fadeIn: Bool, fadeOut: Bool,
+                    crossfadeIn: Bool, tailStart: Double?, crossfade length: Double) {
         self.range = range
         self.outputOffset = outputOffset
         fades = (fadeIn, fadeOut)
+        crossfade.beginRange(
+            rate: settings.sampleRate, blendStart: crossfadeIn ? outputOffset : nil, tailStart: tailStart, length: length)
         rangeGraph = nil
         isDone = false
     }
@@ -104,10 +110,14 @@ final class AudioStage {
         }
     }
 
-    /// Moves trimmed, resampled frames of the range into the framing graph.
+    /// Moves trimmed, resampled frames of the range into the framing graph (mixing in the
+    /// previous tail and keeping back this range's tail when crossfading).
     private func moveRangeOutput(from graph: FilterGraph) throws(FFmpegFailure) {
         while try graph.pull(into: filtered) == .produced {
             defer { filtered.unreference() }
+            let keep = try crossfade.process(filtered, timeBase: graph.outputTimeBase)
+            guard keep > 0 else { continue }
+            filtered.pointer.pointee.nb_samples = Int32(keep)
             let framing: FilterGraph
             if let existing = framingGraph {
                 framing = existing
@@ -148,8 +158,14 @@ final class AudioStage {
         let shift = range.start.seconds - outputOffset
         if shift != 0 { chain.append("asetpts=PTS-(\(seconds(shift)))/TB") }
         let length = (range.end - range.start).seconds
-        if fades.in { chain.append("afade=t=in:st=\(seconds(outputOffset)):d=\(Self.joinFade)") }
-        if fades.out {
+        if crossfade.blendsIn {
+            chain.append("afade=t=in:st=\(seconds(outputOffset)):d=\(crossfade.length)")
+        } else if fades.in {
+            chain.append("afade=t=in:st=\(seconds(outputOffset)):d=\(Self.joinFade)")
+        }
+        if let tailStart = crossfade.tailStart {
+            chain.append("afade=t=out:st=\(seconds(tailStart)):d=\(crossfade.length)")
+        } else if fades.out {
             chain.append("afade=t=out:st=\(seconds(outputOffset + length - Self.joinFade)):d=\(Self.joinFade)")
         }
         chain.append("aresample=\(settings.sampleRate)")

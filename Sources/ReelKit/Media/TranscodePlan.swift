@@ -29,6 +29,8 @@ struct TranscodePlan: Sendable {
     var audio: AudioEncoderSettings?
     /// Move the index to the front of the file.
     var fastStart: Bool
+    /// Seconds of crossfade at each join between ranges (0: cut with short audio fades).
+    var crossfade: Double = 0
     /// Which decoded frames to keep.
     var reducer: any VideoFrameReducer
     /// Target frame rate for frame reduction; `nil` keeps every frame.

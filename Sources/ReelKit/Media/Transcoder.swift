@@ -24,9 +24,12 @@ struct Transcoder {
         var outputSeconds = 0.0
         for (position, range) in plan.ranges.enumerated() {
             if position > 0 || range.needsSeek { try input.seek(toSeconds: range.start.seconds) }
-            video.beginRange(range)
-            audio?.beginRange(range, outputOffset: outputSeconds,
-                              fadeIn: position > 0, fadeOut: position < plan.ranges.count - 1)
+            let isLast = position == plan.ranges.count - 1
+            video.beginRange(range, isLast: isLast)
+            // With a crossfade the range starts before the previous one ended: sound follows picture.
+            audio?.beginRange(range, outputOffset: video.rangeOffset, fadeIn: position > 0, fadeOut: !isLast,
+                              crossfadeIn: video.rangeOffset < outputSeconds - 1e-6, tailStart: video.tailStart,
+                              crossfade: plan.crossfade)
             var atEndOfFile = false
             while !(video.isDone && (audio?.isDone ?? true)) {
                 if shouldCancel() { throw TranscodeCancelled() }

@@ -29,6 +29,7 @@ final class VideoStage {
     private var pending: (frame: Frame, start: Int64)?
     private var beforeRange: Frame?
     private var held: (frame: Frame, start: Int64)?
+    private var crossfade: VideoCrossfade
     private var durations: [Int64: Int64] = [:]
     private let fallbackDuration: Int64
 
@@ -47,6 +48,8 @@ final class VideoStage {
         } else {
             measuresScenes = false
         }
+        crossfade = VideoCrossfade(length: av_rescale_q(Int64((plan.crossfade * 1_000_000).rounded()),
+                                                         av_make_q(1, 1_000_000), decoder.timeBase))
         let rate = plan.video.frameRate > 0 ? plan.video.frameRate : 30
         fallbackDuration = max(1, av_rescale_q(Int64((1_000_000 / rate).rounded()), av_make_q(1, 1_000_000), timeBase))
         decoded = try Frame()
@@ -72,10 +75,11 @@ final class VideoStage {
 
     /// Starts the next range: source frames in `range` go to the output after what was
     /// written so far.
-    func beginRange(_ range: ClosedSourceRange) {
+    func beginRange(_ range: ClosedSourceRange, isLast: Bool) {
         rangeStart = Self.ticks(range.start, timeBase)
         rangeEnd = range.endsEarly ? Self.ticks(range.end, timeBase) : .max
-        outputOffset = lastEnd
+        outputOffset = crossfade.beginRange(
+            naturalOffset: lastEnd, duration: Self.ticks(range.end, timeBase) - rangeStart, isLast: isLast)
         isDone = false
         beforeRange = nil
         pending = nil
@@ -97,8 +101,18 @@ final class VideoStage {
         decoder.flushBuffers()
     }
 
+    /// Where the current range starts on the output timeline, in seconds.
+    var rangeOffset: Double { Double(outputOffset) * av_q2d(timeBase) }
+
+    /// Where the current range's crossfade tail begins on the output timeline, if it has one.
+    var tailStart: Double? { crossfade.tailStart.map { Double($0) * av_q2d(timeBase) } }
+
     /// Encodes the last kept frame and flushes filter and encoder into the muxer.
     func finish() throws(FFmpegFailure) {
+        for leftover in crossfade.leftovers() {
+            if let held { try emit(held.frame, start: held.start, end: leftover.start) }
+            held = leftover
+        }
         if let held {
             self.held = nil
             try emit(held.frame, start: held.start, end: lastEnd)
@@ -170,10 +184,20 @@ final class VideoStage {
             outputStart = Self.ticks(at, timeBase)
             if let held, outputStart <= held.start { outputStart = held.start + 1 }
         }
+        let shown = try crossfade.blended(frame, start: outputStart)
+        if crossfade.isInTail(outputStart) {
+            // Held back for the next range's crossfade; the frame before it ends where the tail begins.
+            if let held, let tailStart = crossfade.tailStart {
+                try emit(held.frame, start: held.start, end: max(tailStart, held.start + 1))
+                self.held = nil
+            }
+            crossfade.collect(shown, start: outputStart)
+            return
+        }
         if let held {
             try emit(held.frame, start: held.start, end: outputStart)
         }
-        held = (frame, outputStart)
+        held = (shown, outputStart)
     }
 
     /// Sends a kept frame, at its output time, through the filter to the encoder.
