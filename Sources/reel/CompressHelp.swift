@@ -91,6 +91,7 @@ enum CompressHelp {
         .value("start", valueName: "TIME", help: "Keep from this time, e.g. 1.5 or 00:01:02."),
         .value("end", valueName: "TIME", help: "Keep up to this time, e.g. 00:00:12.250."),
         .flag("copy", help: "Lossless: copy the packets of whole keyframe groups, no re-encoding."),
+        .value("crossfade", valueName: "SECONDS", help: "Dissolve and crossfade sound at each join, e.g. 0.5."),
         .value("ranges", valueName: "LIST",
                help: "Keep these ranges, in this order, joined: 1.5-4,10-14.2 or 00:01:00-00:01:30."),
     ]

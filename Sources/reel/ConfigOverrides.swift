@@ -118,6 +118,9 @@ struct ConfigOverrides {
         }
         if arguments.flag("no-content-aware") { config.contentAwareOptimization = false }
         if arguments.flag("copy") { config.streamCopy = true }
+        if let crossfade = try arguments.value("crossfade", as: ValueParsers.positiveDouble) {
+            config.crossfadeDuration = crossfade
+        }
     }
 
     /// `--start` and `--end`, exact, start before end; or `--ranges`.

@@ -16,7 +16,7 @@ enum HighlightsCommand {
                 each join. Every option of 'reel compress' applies. Output: IN-highlights.EXT.
                 """,
             examples: [
-                "reel highlights match.mp4 --max-duration 30 --preset social",
+                "reel highlights match.mp4 --max-duration 30 --preset social --crossfade 0.5",
                 "reel highlights match.mp4 --min-level 6 -o best.mp4 --json",
                 "reel highlights ~/clips/ --output-dir reels/ --max-duration 20 --jobs 2",
             ],

@@ -37,7 +37,7 @@ import Testing
         defer { scratch.remove() }
         _ = try AnalyzeTests.story(in: scratch)
         let run = try Reel.run(["highlights", "story.mp4", "--max-duration", "8", "--speed", "ultrafast", "--json",
-                                "--quiet"], in: scratch.url)
+                                "--crossfade", "0.4", "--quiet"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("story-highlights.mp4"))
         let result = try #require(try run.jsonObject()["result"] as? [String: Any])
@@ -45,7 +45,9 @@ import Testing
         let total = kept.map { ($0["end"] ?? 0) - ($0["start"] ?? 0) }.reduce(0, +)
         #expect(total > 3 && total <= 8.001)
         let info = try MediaInfo.probe(scratch.path("story-highlights.mp4"))
-        #expect(abs((info.primaryVideo?.duration ?? 0) - total) < Double(kept.count) / 30 + 0.01)
+        // Each join overlaps by the 0.4 s crossfade.
+        let expected = total - 0.4 * Double(kept.count - 1)
+        #expect(abs((info.primaryVideo?.duration ?? 0) - expected) < Double(kept.count) / 30 + 0.01)
         let help = try Reel.run(["highlights", "--help"], in: scratch.url)
         #expect(help.stdout.contains("--max-duration") && help.stdout.contains("--preset"))
         #expect(!help.stdout.contains("--ranges"))
