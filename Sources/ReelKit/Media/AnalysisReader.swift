@@ -87,28 +87,12 @@ enum AnalysisReader {
         try input.seek(toSeconds: max(start, 0))
         var changes: [(time: MediaTime, change: Double)] = []
         var previousGrid: LumaGrid?
-        let frame = try Frame()
-        let packet = try Packet()
-        var finished = false
-        func drain() throws {
-            while !finished, try video.receive(into: frame) == .produced {
-                defer { frame.unreference() }
-                guard let pts = frame.presentationTimestamp, let grid = LumaGrid(frame: frame.pointer) else { continue }
-                let time = MediaTime(value: pts * Int64(video.timeBase.num), timescale: video.timeBase.den)
-                if time.seconds > end { finished = true; return }
-                if time.seconds >= start { changes.append((time, previousGrid.map { grid.difference(to: $0) } ?? 0)) }
-                previousGrid = grid
-            }
-        }
-        while !finished, try input.read(into: packet) {
-            defer { packet.unreference() }
-            guard packet.streamIndex == videoIndex else { continue }
-            while try !video.send(packet) { try drain() }
-            try drain()
-        }
-        if !finished {
-            _ = try video.send(nil)
-            try drain()
+        try video.forEachFrame(in: input) { frame in
+            guard let time = video.time(of: frame), let grid = LumaGrid(frame: frame.pointer) else { return true }
+            if time.seconds > end { return false }
+            if time.seconds >= start { changes.append((time, previousGrid.map { grid.difference(to: $0) } ?? 0)) }
+            previousGrid = grid
+            return true
         }
         return changes
     }

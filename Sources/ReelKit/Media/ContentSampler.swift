@@ -20,8 +20,6 @@ enum ContentSampler {
     ) throws -> ContentProfile {
         let input = try InputFile(url: url)
         let decoder = try Decoder(input: input, streamIndex: streamIndex, cheap: true)
-        let packet = try Packet()
-        let frame = try Frame()
         var motions: [Double] = []
         var details: [Double] = []
         let span = max(end - start, 0)
@@ -31,26 +29,18 @@ enum ContentSampler {
             try input.seek(toSeconds: time)
             decoder.flushBuffers()
             var previous: LumaGrid?
-            var reachedTarget = false
             var pairFound = false
-            readLoop: while try input.read(into: packet) {
-                defer { packet.unreference() }
-                guard packet.streamIndex == streamIndex else { continue }
-                while try !decoder.send(packet) { _ = try decoder.receive(into: frame); frame.unreference() }
-                while try decoder.receive(into: frame) == .produced {
-                    defer { frame.unreference() }
-                    let pts = frame.presentationTimestamp.map { Double($0) * av_q2d(decoder.timeBase) } ?? time
-                    if !reachedTarget && pts + 0.001 < time { continue }
-                    reachedTarget = true
-                    guard let grid = LumaGrid(frame: frame.pointer) else { continue }
-                    if let previous {
-                        motions.append(grid.lumaDifference(to: previous))
-                        details.append((grid.detail + previous.detail) / 2)
-                        pairFound = true
-                        break readLoop
-                    }
-                    previous = grid
+            try decoder.forEachFrame(in: input, shouldCancel: shouldCancel) { frame in
+                if let pts = decoder.time(of: frame), pts.seconds + 0.001 < time { return true }
+                guard let grid = LumaGrid(frame: frame.pointer) else { return true }
+                if let previous {
+                    motions.append(grid.lumaDifference(to: previous))
+                    details.append((grid.detail + previous.detail) / 2)
+                    pairFound = true
+                    return false
                 }
+                previous = grid
+                return true
             }
             if !pairFound, let previous { details.append(previous.detail) }
         }

@@ -12,29 +12,13 @@ enum FrameProbe {
             throw FFmpegFailure("av_find_best_stream", message: "no video stream")
         }
         let decoder = try Decoder(input: input, streamIndex: index)
-        let packet = try Packet()
-        let frame = try Frame()
-        var endOfFile = false
-        while true {
-            if !endOfFile {
-                if try input.read(into: packet) {
-                    defer { packet.unreference() }
-                    guard packet.streamIndex == index else { continue }
-                    _ = try decoder.send(packet)
-                } else {
-                    endOfFile = true
-                    _ = try decoder.send(nil)
-                }
-            }
-            switch try decoder.receive(into: frame) {
-            case .produced:
-                return (blockMeans(frame.pointer, columns: columns, rows: rows), HDRSideData.metadata(of: frame.pointer))
-            case .endOfStream:
-                throw FFmpegFailure("avcodec_receive_frame", message: "no frame decoded")
-            case .needsInput:
-                continue
-            }
+        var result: (blocks: [Float], hdr: HDRMetadata?)?
+        try decoder.forEachFrame(in: input) { frame in
+            result = (blockMeans(frame.pointer, columns: columns, rows: rows), HDRSideData.metadata(of: frame.pointer))
+            return false
         }
+        guard let result else { throw FFmpegFailure("avcodec_receive_frame", message: "no frame decoded") }
+        return result
     }
 
     /// The block means of the first frame at or after `seconds`.
@@ -45,19 +29,14 @@ enum FrameProbe {
         }
         let decoder = try Decoder(input: input, streamIndex: index)
         try input.seek(toSeconds: seconds)
-        let packet = try Packet()
-        let frame = try Frame()
-        while try input.read(into: packet) {
-            defer { packet.unreference() }
-            guard packet.streamIndex == index else { continue }
-            _ = try decoder.send(packet)
-            while try decoder.receive(into: frame) == .produced {
-                defer { frame.unreference() }
-                let time = Double(frame.presentationTimestamp ?? 0) * av_q2d(decoder.timeBase)
-                if time >= seconds - 1e-3 { return blockMeans(frame.pointer, columns: columns, rows: rows) }
-            }
+        var result: [Float]?
+        try decoder.forEachFrame(in: input) { frame in
+            guard let time = decoder.time(of: frame), time.seconds >= seconds - 1e-3 else { return true }
+            result = blockMeans(frame.pointer, columns: columns, rows: rows)
+            return false
         }
-        throw FFmpegFailure("avcodec_receive_frame", message: "no frame at \(seconds) s")
+        guard let result else { throw FFmpegFailure("avcodec_receive_frame", message: "no frame at \(seconds) s") }
+        return result
     }
 
     private static func blockMeans(_ frame: UnsafePointer<AVFrame>, columns: Int, rows: Int) -> [Float] {

@@ -73,37 +73,17 @@ enum StillImageWriter {
                                       streamIndex: Int) throws -> (Frame, MediaTime) {
         try input.seek(toSeconds: seconds)
         decoder.flushBuffers()
-        let packet = try Packet()
-        let decoded = try Frame()
         var best: (Frame, MediaTime)?
-        var endOfFile = false
-        while true {
-            if !endOfFile {
-                if try input.read(into: packet) {
-                    defer { packet.unreference() }
-                    guard packet.streamIndex == streamIndex else { continue }
-                    _ = try decoder.send(packet)
-                } else {
-                    endOfFile = true
-                    _ = try decoder.send(nil)
-                }
-            }
-            var step = try decoder.receive(into: decoded)
-            while step == .produced {
-                let pts = decoded.presentationTimestamp ?? 0
-                let time = MediaTime(value: pts * Int64(decoder.timeBase.num), timescale: decoder.timeBase.den)
-                if time.seconds > seconds + 1e-6, let best { return best }
-                let kept = try Frame()
-                av_frame_move_ref(kept.pointer, decoded.pointer)
-                best = (kept, time)
-                if time.seconds > seconds + 1e-6 { return (kept, time) }
-                step = try decoder.receive(into: decoded)
-            }
-            if step == .endOfStream || (endOfFile && step == .needsInput) {
-                guard let best else { throw FFmpegFailure("decode", message: "no frame at \(seconds) s") }
-                return best
-            }
+        try decoder.forEachFrame(in: input) { frame in
+            let time = decoder.time(of: frame) ?? .zero
+            if time.seconds > seconds + 1e-6, best != nil { return false }
+            let kept = try Frame()
+            av_frame_move_ref(kept.pointer, frame.pointer)
+            best = (kept, time)
+            return time.seconds <= seconds + 1e-6
         }
+        guard let best else { throw FFmpegFailure("decode", message: "no frame at \(seconds) s") }
+        return best
     }
 
     /// Encodes one picture as JPEG (best quality scale) or PNG and writes the file.

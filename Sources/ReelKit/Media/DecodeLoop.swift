@@ -1,0 +1,41 @@
+import CFFmpeg
+
+extension Decoder {
+    /// Reads `input` from its current position and hands each decoded frame of this decoder's
+    /// stream to `body` until `body` returns `false` or the stream ends (then the decoder is
+    /// drained). Corrupt packets are skipped. The frame is unreferenced after `body` returns;
+    /// move its buffers out (`av_frame_move_ref`) to keep it.
+    func forEachFrame(
+        in input: InputFile, shouldCancel: () -> Bool = { false }, _ body: (Frame) throws -> Bool
+    ) throws {
+        let packet = try Packet()
+        let frame = try Frame()
+        func drain() throws -> Bool {
+            while try receive(into: frame) == .produced {
+                defer { frame.unreference() }
+                if try !body(frame) { return false }
+            }
+            return true
+        }
+        while try input.read(into: packet) {
+            defer { packet.unreference() }
+            if shouldCancel() { throw TranscodeCancelled() }
+            guard packet.streamIndex == streamIndex else { continue }
+            do {
+                while try !send(packet) {
+                    guard try drain() else { return }
+                }
+            } catch let failure as FFmpegFailure where failure.code == reel_averror_invaliddata() {
+                continue
+            }
+            guard try drain() else { return }
+        }
+        _ = try send(nil)
+        _ = try drain()
+    }
+
+    /// The presentation time of a frame this decoder produced.
+    func time(of frame: Frame) -> MediaTime? {
+        frame.presentationTimestamp.map { MediaTime(value: $0 * Int64(timeBase.num), timescale: timeBase.den) }
+    }
+}
