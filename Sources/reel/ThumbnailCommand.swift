@@ -65,15 +65,22 @@ struct ThumbnailCommand {
             Console.error("\(shown): already exists; use --overwrite to replace it")
             return ExitStatus.failure
         }
+        let showProgress = Console.errorIsTerminal
+        let progress: @Sendable (Double) -> Void = { fraction in
+            if showProgress { Console.printErr("\rthumbnail \(input.display): \(Int(fraction * 100))%") }
+        }
         let result: ThumbnailResult
+        defer { if showProgress { Console.printErr("\r\u{1B}[K") } }
         do {
             if let sheet {
                 let selection: ContactSheetSelection = arguments.value("from") == "highlights" ? .highlights : .evenlySpaced
                 result = try await Thumbnailer().contactSheet(
-                    of: input.url, frames: sheet, selection: selection, columns: columns, tileWidth: width ?? 320, to: output)
+                    of: input.url, frames: sheet, selection: selection, columns: columns, tileWidth: width ?? 320, to: output,
+                    progressHandler: progress)
             } else {
                 result = try await Thumbnailer().thumbnail(
-                    of: input.url, at: time.map { MediaTime(value: $0.value, timescale: $0.timescale) }, width: width, to: output)
+                    of: input.url, at: time.map { MediaTime(value: $0.value, timescale: $0.timescale) }, width: width, to: output,
+                    progressHandler: progress)
             }
         } catch .cancelled {
             return ExitStatus.interrupted(by: SIGINT)

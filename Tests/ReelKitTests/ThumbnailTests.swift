@@ -22,7 +22,11 @@ import Testing
         let directory = try Fixtures.scratchDirectory()
         let analyzer = VideoAnalyzer()
         let keyFrame = try await analyzer.analyze(try VideoAsset(url: source), for: KeyFrameAnalysisRequest()).get()
-        let result = try await Thumbnailer(analyzer: analyzer).thumbnail(of: source, to: directory.appendingPathComponent("thumb.jpg"))
+        let log = ProgressLog()
+        let result = try await Thumbnailer(analyzer: analyzer).thumbnail(
+            of: source, to: directory.appendingPathComponent("thumb.jpg"), progressHandler: log.handler)
+        #expect(log.all.last == 1 && log.all.count >= 5)
+        #expect(zip(log.all, log.all.dropFirst()).allSatisfy { $0 < $1 })
         #expect(result.times == [keyFrame.timestamp])
         #expect(result.width == 320 && result.height == 180)
         let image = try FrameProbe.firstFrame(of: result.url, columns: 16, rows: 9).blocks

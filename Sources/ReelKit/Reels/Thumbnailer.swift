@@ -32,8 +32,9 @@ public final class Thumbnailer: Sendable {
 
     /// Writes the frame on screen at `time` (the key frame when nil), `width` pixels wide
     /// (the picture's own width when nil), to `output` (`.jpg`, `.jpeg` or `.png`).
-    public func thumbnail(of source: URL, at time: MediaTime? = nil, width: Int? = nil,
-                          to output: URL) async throws(ReelError) -> ThumbnailResult {
+    public func thumbnail(of source: URL, at time: MediaTime? = nil, width: Int? = nil, to output: URL,
+                          progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> ThumbnailResult {
+        let reporter = ProgressReporter(progressHandler)
         let info = try MediaInfo.probe(source)
         let seconds: Double
         if let time {
@@ -43,18 +44,24 @@ public final class Thumbnailer: Sendable {
             seconds = time.seconds + info.startTime
         } else {
             let asset = try VideoAsset(url: source)
-            guard case .success(let keyFrame) = try await analyzer.analyze(asset, for: KeyFrameAnalysisRequest()) else {
+            let analysisProgress = reporter.subrange(from: 0, to: 0.9)
+            guard case .success(let keyFrame) = try await analyzer.analyze(
+                asset, for: KeyFrameAnalysisRequest(), progressHandler: { analysisProgress.report($0) }) else {
                 throw .decodingFailed(source, operation: "key frame analysis", reason: "no key frame found")
             }
             seconds = keyFrame.timestamp.seconds
         }
-        return try await write(source: source, info: info, times: [seconds], columns: nil, width: width, output: output)
+        let result = try await write(source: source, info: info, times: [seconds], columns: nil, width: width, output: output)
+        reporter.finish()
+        return result
     }
 
     /// Writes `count` frames as one contact sheet with `columns` columns (about square when
     /// nil), each tile `tileWidth` pixels wide.
     public func contactSheet(of source: URL, frames count: Int, selection: ContactSheetSelection = .evenlySpaced,
-                             columns: Int? = nil, tileWidth: Int = 320, to output: URL) async throws(ReelError) -> ThumbnailResult {
+                             columns: Int? = nil, tileWidth: Int = 320, to output: URL,
+                             progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> ThumbnailResult {
+        let reporter = ProgressReporter(progressHandler)
         guard (1...100).contains(count) else { throw .invalidConfiguration("a contact sheet has 1 to 100 frames, not \(count)") }
         guard tileWidth >= 16 else { throw .invalidConfiguration("tile width must be at least 16 pixels") }
         let info = try MediaInfo.probe(source)
@@ -64,14 +71,17 @@ public final class Thumbnailer: Sendable {
             times = (0..<count).map { info.startTime + info.duration * (Double($0) + 0.5) / Double(count) }
         case .highlights:
             let asset = try VideoAsset(url: source)
-            let analysis = try await analyzer.analysis(of: asset)
+            let analysisProgress = reporter.subrange(from: 0, to: 0.8)
+            let analysis = try await analyzer.analysis(of: asset) { analysisProgress.report($0) }
             let ranges = HighlightRequestRanges.best(analysis, count: count)
             guard !ranges.isEmpty else { throw .invalidRanges("\(source.lastPathComponent) has no highlights") }
             times = ranges.map { ($0.start.seconds + $0.end.seconds) / 2 }
         }
         times.sort()
         let layout = columns ?? max(1, Int(Double(times.count).squareRoot().rounded(.up)))
-        return try await write(source: source, info: info, times: times, columns: layout, width: tileWidth, output: output)
+        let result = try await write(source: source, info: info, times: times, columns: layout, width: tileWidth, output: output)
+        reporter.finish()
+        return result
     }
 
     private func write(source: URL, info: MediaInfo, times: [Double], columns: Int?, width: Int?,
