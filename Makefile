@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_CLIP := Fixtures/clips/demo.mov
 DEMO_OUT := out/demo-messaging.mp4
 
-.PHONY: all deps build release test demo clean
+.PHONY: all deps build release test demo bench clean
 
 all: build
 
@@ -51,6 +51,10 @@ demo: release
 	.build/release/reel compress $(DEMO_CLIP) --preset messaging -o $(DEMO_OUT) --overwrite
 	@echo
 	.build/release/reel probe $(DEMO_OUT)
+
+## bench: measure reel against the ffmpeg CLI and PySceneDetect; writes BENCHMARKS.md (not in CI)
+bench: release
+	Benchmarks/run.sh
 
 clean:
 	rm -rf .build out
