@@ -43,14 +43,6 @@ make_inputs() {
         printf '%q ' "${cmd[@]}" | sed "s#$WORK/##g" >> "$dir/commands.txt"; echo >> "$dir/commands.txt"
         "${cmd[@]}" && mv "$dir/src720p30_10min.tmp.mp4" "$dir/src720p30_10min.mp4"
     fi
-    if [ ! -s "$dir/src1080p30_10s.mp4" ]; then
-        # the first 10 s of the 20 s 1080p clip (keyframes every 60 frames: -c copy cuts exactly at 10 s)
-        local cmd=(ffmpeg -nostdin -y -v error -i "$dir/src1080p30_20s.mp4" -t 10 -c copy
-            -movflags +faststart "$dir/src1080p30_10s.tmp.mp4")
-        echo "  making src1080p30_10s.mp4" >&2
-        printf '%q ' "${cmd[@]}" | sed "s#$WORK/##g" >> "$dir/commands.txt"; echo >> "$dir/commands.txt"
-        "${cmd[@]}" && mv "$dir/src1080p30_10s.tmp.mp4" "$dir/src1080p30_10s.mp4"
-    fi
     if [ ! -s "$dir/src720p30_10s.mp4" ]; then
         # the first 10 s of the 60 s 720p clip (a keyframe every 60 frames, so -c copy cuts exactly at 10 s)
         local cmd=(ffmpeg -nostdin -y -v error -i "$dir/src720p30_60s.mp4" -t 10 -c copy

@@ -125,7 +125,7 @@ bench_compression() {
     start_section compression
     compression_pair x264 "$IN/src1080p30_60s.mp4" "--codec h264 --quality 0.708333 --fps 120" \
         "scale=1280:720:flags=bicubic,format=yuv420p" -c:v libx264 -preset medium -crf 23 -g 250
-    compression_pair x265 "$IN/src1080p30_10s.mp4" "--codec hevc --quality 0.625 --fps 120" \
+    compression_pair x265 "$IN/src1080p30_60s.mp4" "--codec hevc --quality 0.625 --fps 120" \
         "scale=1280:720:flags=bicubic,format=yuv420p" -c:v libx265 -preset medium -crf 28 \
         -x265-params log-level=error:keyint=250 -tag:v hvc1
     compression_pair fps60to30 "$IN/src1080p60_20s.mp4" "--codec h264 --quality 0.708333 --fps 30" \
