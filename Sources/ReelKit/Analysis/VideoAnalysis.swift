@@ -20,6 +20,13 @@ public struct VideoAnalysis: Sendable, Equatable {
     public var sampledFrames: Int
 }
 
+extension VideoAnalysis {
+    /// The highest engagement level of the segments that overlap `range` (0 when none do).
+    func peakLevel(in range: TimeRange) -> Float {
+        segments.filter { $0.timeRange.start < range.end && range.start < $0.timeRange.end }.map(\.level).max() ?? 0
+    }
+}
+
 /// A stretch of the timeline with its engagement level.
 public struct EngagementSegment: Sendable, Equatable {
     /// The segment's time range.

@@ -40,7 +40,7 @@ struct CompressionPlanner {
 
         let tenBit = codec == .hevc && picture.bitDepth > 8
         var filters: [String] = []
-        if rotatesPixels { filters.append(Self.rotationFilter(rotation)) }
+        if rotatesPixels { filters.append(FilterGraph.rotationFilter(clockwise: rotation)) }
         let rotatedWidth = rotatesPixels && rotation % 180 != 0 ? picture.height : picture.width
         let rotatedHeight = rotatesPixels && rotation % 180 != 0 ? picture.width : picture.height
         if encodeWidth != rotatedWidth || encodeHeight != rotatedHeight {
@@ -205,15 +205,6 @@ struct CompressionPlanner {
     static func constantRateFactor(quality: Float, codec: VideoCodec) -> Double {
         let base = 40 - 24 * Double(min(max(quality, 0), 1))
         return (codec == .hevc ? base + 3 : base).rounded(toPlaces: 2)
-    }
-
-    static func rotationFilter(_ clockwise: Int) -> String {
-        switch clockwise {
-        case 90: return "transpose=clock"
-        case 180: return "hflip,vflip"
-        case 270: return "transpose=cclock"
-        default: return "null"
-        }
     }
 
     func droppedTracks(keepingAudio: Bool) -> [DroppedTrack] {

@@ -105,4 +105,22 @@ final class FilterGraph {
         return "time_base=\(timeBase.num)/\(timeBase.den):sample_rate=\(value.sample_rate)"
             + ":sample_fmt=\(format):channel_layout=\(layoutName)"
     }
+
+    /// `buffer` options describing `frame`'s picture, with timestamps in `timeBase`.
+    static func videoSourceArguments(for frame: Frame, timeBase: AVRational) -> String {
+        let value = frame.pointer.pointee
+        let aspect = value.sample_aspect_ratio.num > 0 ? value.sample_aspect_ratio : av_make_q(1, 1)
+        return "video_size=\(value.width)x\(value.height):pix_fmt=\(value.format)"
+            + ":time_base=\(timeBase.num)/\(timeBase.den):pixel_aspect=\(aspect.num)/\(aspect.den)"
+    }
+
+    /// The filter that turns a picture `clockwise` degrees (0, 90, 180, 270) to make it upright.
+    static func rotationFilter(clockwise: Int) -> String {
+        switch clockwise {
+        case 90: return "transpose=clock"
+        case 180: return "hflip,vflip"
+        case 270: return "transpose=cclock"
+        default: return "null"
+        }
+    }
 }

@@ -33,13 +33,7 @@ enum StillImageWriter {
         }
         guard let first = frames.first?.0 else { throw FFmpegFailure("decode", message: "no frame requested") }
         var chain: [String] = []
-        if plan.rotation != 0 {
-            switch plan.rotation {
-            case 90: chain.append("transpose=clock")
-            case 180: chain.append("hflip,vflip")
-            default: chain.append("transpose=cclock")
-            }
-        }
+        if plan.rotation != 0 { chain.append(FilterGraph.rotationFilter(clockwise: plan.rotation)) }
         if let width = plan.width { chain.append("scale=\(width):-2:flags=bicubic") }
         if let columns = plan.columns {
             let rows = (frames.count + columns - 1) / columns
@@ -47,12 +41,8 @@ enum StillImageWriter {
         }
         let jpeg = plan.encoderName == "mjpeg"
         chain.append("format=\(jpeg ? "yuvj420p" : "rgb24")")
-        let value = first.pointer.pointee
-        let aspect = value.sample_aspect_ratio.num > 0 ? value.sample_aspect_ratio : av_make_q(1, 1)
         let graph = try FilterGraph(
-            isVideo: true,
-            sourceArguments: "video_size=\(value.width)x\(value.height):pix_fmt=\(value.format):time_base=1/25"
-                + ":pixel_aspect=\(aspect.num)/\(aspect.den)",
+            isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: first, timeBase: av_make_q(1, 25)),
             description: chain.joined(separator: ","))
         for (position, (frame, _)) in frames.enumerated() {
             frame.pointer.pointee.pts = Int64(position)

@@ -261,11 +261,8 @@ final class VideoStage {
     }
 
     private func makeGraph(for frame: Frame) throws(FFmpegFailure) -> FilterGraph {
-        let value = frame.pointer.pointee
-        let aspect = value.sample_aspect_ratio.num > 0 ? value.sample_aspect_ratio : av_make_q(1, 1)
-        let source = "video_size=\(value.width)x\(value.height):pix_fmt=\(value.format)"
-            + ":time_base=\(timeBase.num)/\(timeBase.den):pixel_aspect=\(aspect.num)/\(aspect.den)"
-        return try FilterGraph(isVideo: true, sourceArguments: source, description: plan.videoFilter)
+        try FilterGraph(isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: frame, timeBase: timeBase),
+                        description: plan.videoFilter)
     }
 
     private func time(_ ticks: Int64) -> MediaTime {

@@ -63,18 +63,15 @@ enum HighlightReelPlanner {
             }
         }
         guard let budget = options.maximumDuration else { return merged }
-        return trimmed(merged, to: budget, segments: segments, minimum: options.minimumRangeDuration)
+        return trimmed(merged, to: budget, analysis: analysis, minimum: options.minimumRangeDuration)
     }
 
     /// Shortens the least engaging ranges (from their end) until the total fits the budget.
-    private static func trimmed(_ ranges: [TimeRange], to budget: Double, segments: [EngagementSegment],
+    private static func trimmed(_ ranges: [TimeRange], to budget: Double, analysis: VideoAnalysis,
                                 minimum: Double) -> [TimeRange] {
         var result = ranges
         func total() -> Double { result.map(\.duration.seconds).reduce(0, +) }
-        func level(_ range: TimeRange) -> Float {
-            let inside = segments.filter { $0.timeRange.start < range.end && range.start < $0.timeRange.end }
-            return inside.map(\.level).max() ?? 0
-        }
+        func level(_ range: TimeRange) -> Float { analysis.peakLevel(in: range) }
         while total() > budget + 1e-6, !result.isEmpty {
             let excess = total() - budget
             guard let index = result.indices.min(by: { level(result[$0]) < level(result[$1]) }) else { break }

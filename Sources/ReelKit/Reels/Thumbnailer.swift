@@ -118,9 +118,6 @@ public final class Thumbnailer: Sendable {
 enum HighlightRequestRanges {
     static func best(_ analysis: VideoAnalysis, count: Int) -> [TimeRange] {
         let ranges = HighlightSelector.highlights(analysis.segments, minimumLevel: nil)
-        func level(_ range: TimeRange) -> Float {
-            analysis.segments.filter { $0.timeRange.start < range.end && range.start < $0.timeRange.end }.map(\.level).max() ?? 0
-        }
-        return Array(ranges.sorted { level($0) > level($1) }.prefix(count))
+        return Array(ranges.sorted { analysis.peakLevel(in: $0) > analysis.peakLevel(in: $1) }.prefix(count))
     }
 }
