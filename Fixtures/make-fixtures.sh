@@ -21,7 +21,7 @@ ALL=(
   rotated90.mov rotated90.mp4 odd_dims.mkv hdr_hlg.mp4 hdr_pq.mp4
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
-  story.mp4 keyframe.mp4 sync.mp4
+  story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -82,6 +82,16 @@ mk_story_mp4() {
     -map "[v]" -map "[a]" "${X264[@]}" -g 60 -c:a aac -b:a 96k -ac 1 "${BITEXACT[@]}" "$1"
 }
 
+# Long B-frame runs, 320x180 at 30 fps, 8 s: testsrc2 then mandelbrot, a hard cut at 4 s
+# (frame 120). Sixteen B frames between references and no scene-cut keyframe, so frame 120 is a
+# B frame and a decode without B frames sees only 2 pictures a second.
+mk_bframes16_mp4() {
+  "${FF[@]}" \
+    -f lavfi -i "testsrc2=s=320x180:r=30:d=4,format=yuv420p" \
+    -f lavfi -i "mandelbrot=s=320x180:r=30,trim=duration=4,setpts=PTS-STARTPTS,format=yuv420p" \
+    -filter_complex "[0:v][1:v]concat=n=2:v=1:a=0[v]" -map "[v]" \
+    "${X264[@]}" -x264-params bframes=16:b-adapt=0:scenecut=0:keyint=240 "${BITEXACT[@]}" "$1"
+}
 
 mk_cfr_audio_mp4() {
   "${FF[@]}" -f lavfi -i testsrc2=s=640x360:r=30:d=3 -f lavfi -i "$(stereo_tone 3)" \

@@ -7,29 +7,18 @@ struct AnalysisRun {
     let shouldCancel: @Sendable () -> Bool
     let progress: @Sendable (Double) -> Void
 
-    private static let signatureColumns = 16
-    private static let signatureRows = 9
-
     func run() throws -> VideoAnalysis {
-        var frames: [FrameFeatures] = []
-        var signatures: [[UInt8]] = []
         var audio = AudioMeasurer(sampleRate: Double(AnalysisReader.audioSampleRate))
-        var previous: SmallPicture?
-        var changeTimes: [MediaTime] = []
-        var changes: [Double] = []
-        let info = try AnalysisReader.read(
+        let readout = try AnalysisReader.read(
             url: url, sampleRate: options.sampleRate, width: options.analysisWidth, height: options.analysisHeight,
-            shouldCancel: shouldCancel, progress: { progress($0 * 0.9) },
-            onFrameChange: { time, change in
-                changeTimes.append(time)
-                changes.append(change)
-            },
-            onPicture: { picture in
-                frames.append(PictureMeasurer.measure(picture, previous: previous))
-                signatures.append(Self.signature(picture))
-                previous = picture
-            },
+            workers: options.decodeWorkers, shouldCancel: shouldCancel, progress: { [progress] in progress($0 * 0.9) },
+            makeSink: { SampledFrameCollector() },
             onAudio: { audio.append($0) })
+        let info = readout.info
+        let sampled = SampledFrameCollector.joined(
+            readout.sinks, clock: SampleClock(start: info.videoStart, rate: max(options.sampleRate, 0.1)))
+        let frames = sampled.features, signatures = sampled.signatures
+        let changeTimes = readout.frameTimes, changes = readout.frameChanges
         guard !frames.isEmpty else {
             throw FFmpegFailure("decode", message: "no video frame could be decoded")
         }
@@ -84,27 +73,6 @@ struct AnalysisRun {
     private func refineCut(between earlier: MediaTime, and later: MediaTime) throws -> MediaTime {
         let changes = try AnalysisReader.frameChanges(url: url, from: earlier.seconds - 1e-6, to: later.seconds + 1e-6)
         return changes.dropFirst().max { $0.change < $1.change }?.time ?? later
-    }
-
-    /// A coarse appearance signature: block means of Y (16x9) and of U, V (8x5), quantized.
-    static func signature(_ picture: SmallPicture) -> [UInt8] {
-        func blocks(_ plane: [UInt8], width: Int, height: Int, columns: Int, rows: Int) -> [UInt8] {
-            var sums = [Int](repeating: 0, count: columns * rows)
-            var counts = [Int](repeating: 0, count: columns * rows)
-            for y in 0..<height {
-                let row = min(y * rows / height, rows - 1)
-                for x in 0..<width {
-                    let cell = row * columns + min(x * columns / width, columns - 1)
-                    sums[cell] += Int(plane[y * width + x])
-                    counts[cell] += 1
-                }
-            }
-            return zip(sums, counts).map { UInt8(clamping: $1 > 0 ? $0 / $1 : 0) }
-        }
-        let chromaWidth = (picture.width + 1) / 2, chromaHeight = (picture.height + 1) / 2
-        return blocks(picture.luma, width: picture.width, height: picture.height, columns: signatureColumns, rows: signatureRows)
-            + blocks(picture.chromaU, width: chromaWidth, height: chromaHeight, columns: 8, rows: 5)
-            + blocks(picture.chromaV, width: chromaWidth, height: chromaHeight, columns: 8, rows: 5)
     }
 
     /// Sorted boundaries inside the video, at least `minimumGap` apart (cuts win over gradual).

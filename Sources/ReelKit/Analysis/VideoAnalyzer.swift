@@ -15,6 +15,9 @@ public final class VideoAnalyzer: Sendable {
         public var analysisWidth = 128
         /// See `analysisWidth`.
         public var analysisHeight = 72
+        /// Decoders run side by side, each on its own keyframe-to-keyframe chunk of the video;
+        /// `nil` uses one per core. Set it lower to leave cores to other work.
+        public var decodeWorkers: Int?
         /// Shots longer than this are split into equal segments, in seconds.
         public var maximumSegmentDuration: Double = 4
         /// Weights of the engagement signals.

@@ -10,84 +10,132 @@ struct AnalysisSourceInfo: Sendable {
     var videoStart: Double
 }
 
-/// One decode pass for analysis: cheap video decoding (no loop filter, non-reference frames
-/// skipped) sampled at a fixed rate and shrunk with swscale, plus the audio as mono floats.
+/// What one analysis decode produced: per-frame change scores for the whole video, and the
+/// picture sinks of its chunks in time order.
+struct AnalysisReadout<Sink: AnalysisPictureSink> {
+    var info: AnalysisSourceInfo
+    /// Presentation time of every decoded frame.
+    var frameTimes: [MediaTime]
+    /// Change of every decoded frame from the decoded frame before it (0 for the first).
+    var frameChanges: [Double]
+    /// One sink per chunk, in time order; each saw the sampled pictures of its chunk.
+    var sinks: [Sink]
+}
+
+/// One decode pass for analysis: cheap video decoding (no loop filter, B frames skipped),
+/// pictures sampled at a fixed rate and shrunk with swscale, plus the audio as mono floats.
+///
+/// The video is split into keyframe-to-keyframe chunks decoded by one single-threaded decoder
+/// per core: with B frames skipped, each remaining frame depends on the one before, so
+/// FFmpeg's frame threads mostly wait on each other, while independent chunks keep every core
+/// busy. Each frame is still decoded once. A chunk whose decode comes out too sparse or damaged
+/// (long B-frame runs, P frames coded as B slices, P frames that refer to B frames) is decoded
+/// again skipping less.
 enum AnalysisReader {
     /// Sample rate of the mono audio handed to `onAudio`.
     static let audioSampleRate: Int32 = 16_000
 
-    /// Reads the whole file once. Pictures arrive in time order, at most `sampleRate` per second.
-    static func read(
-        url: URL, sampleRate: Double, width: Int, height: Int, skipNonReference: Bool = true,
-        shouldCancel: () -> Bool,
-        progress: (Double) -> Void,
-        onFrameChange: (MediaTime, Double) -> Void,
-        onPicture: (SmallPicture) -> Void,
-        onAudio: ([Float]) -> Void
-    ) throws -> AnalysisSourceInfo {
+    /// Reads the whole file once. `makeSink` is called once per chunk before decoding starts;
+    /// `onAudio` receives the audio in order, from one thread at a time.
+    static func read<Sink: AnalysisPictureSink>(
+        url: URL, sampleRate: Double, width: Int, height: Int, skipping: FrameSkipping = .bidirectional,
+        workers requestedWorkers: Int? = nil,
+        shouldCancel: @escaping @Sendable () -> Bool,
+        progress: @escaping @Sendable (Double) -> Void,
+        makeSink: () -> Sink,
+        onAudio: @escaping ([Float]) -> Void
+    ) throws -> AnalysisReadout<Sink> {
         let input = try InputFile(url: url)
         guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO) else {
             throw FFmpegFailure("av_find_best_stream", message: "no video stream")
         }
         let audioIndex = input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: videoIndex)
-        let video = try Decoder(input: input, streamIndex: videoIndex, cheap: true)
-        if skipNonReference { video.setSkipFrames(AVDISCARD_NONREF) }
-        let audio = try audioIndex.map { index throws(FFmpegFailure) in try MonoAudioDecoder(input: input, streamIndex: index) }
-        let downscaler = try Downscaler(width: width, height: height)
         let info = describe(input, videoIndex: videoIndex, hasAudio: audioIndex != nil)
-
-        var nextInstant = -Double.infinity
-        var previousGrid: LumaGrid?
-        let interval = 1 / max(sampleRate, 0.1)
-        let frame = try Frame()
-        let packet = try Packet()
-        func drainVideo() throws {
-            while try video.receive(into: frame) == .produced {
-                defer { frame.unreference() }
-                guard let pts = frame.presentationTimestamp else { continue }
-                let time = MediaTime(value: pts * Int64(video.timeBase.num), timescale: video.timeBase.den)
-                // Every decoded frame gets a cheap change score (point samples, no scaling), so
-                // cuts can be placed on the exact frame; full measurements only at the sample rate.
-                if let grid = LumaGrid(frame: frame.pointer) {
-                    onFrameChange(time, previousGrid.map { grid.difference(to: $0) } ?? 0)
-                    previousGrid = grid
-                }
-                guard time.seconds >= nextInstant else { continue }
-                nextInstant = max(nextInstant + interval, time.seconds + interval * 0.5)
-                onPicture(try downscaler.shrink(frame, time: time))
-                if info.duration > 0 { progress(min(time.seconds / info.duration, 1)) }
-            }
-        }
-        while try input.read(into: packet) {
-            defer { packet.unreference() }
-            if shouldCancel() { throw TranscodeCancelled() }
-            if packet.streamIndex == videoIndex {
+        let workers = max(requestedWorkers ?? ProcessInfo.processInfo.activeProcessorCount, 1)
+        let chunks = AnalysisChunkPlan.chunks(of: input, videoIndex: videoIndex, duration: info.duration, workers: workers)
+        let timeBase = input.stream(videoIndex).map { av_q2d($0.pointee.time_base) } ?? 0
+        let chunkStarts = chunks.map { chunk in chunk.start.map { Double($0) * timeBase } ?? info.videoStart }
+        let sinks = chunks.map { _ in makeSink() }
+        let clock = SampleClock(start: info.videoStart, rate: max(sampleRate, 0.1))
+        let state = AnalysisJobState(chunkCount: chunks.count, duration: info.duration, progress: progress)
+        let stop: @Sendable () -> Bool = { state.failed || shouldCancel() }
+        let handedOver = WorkerOwned((sinks: sinks, onAudio: onAudio))
+        // Job 0 is the audio (quick, so it does not hold up the end), then the chunks, largest
+        // first so the last ones to finish are short and no core idles for long at the end.
+        let jobCount = chunks.count + 1
+        let order = chunks.sorted { $0.estimatedBytes > $1.estimatedBytes }
+        // One decoder with FFmpeg's own threads when there is only one chunk.
+        let threads: Int32 = chunks.count == 1 ? 0 : 1
+        DispatchQueue.concurrentPerform(iterations: min(workers, jobCount)) { _ in
+            var worker: AnalysisVideoWorker?
+            while let job = state.nextJob(below: jobCount) {
                 do {
-                    while try !video.send(packet) { try drainVideo() }
-                } catch let failure as FFmpegFailure where failure.code == reel_averror_invaliddata() {
-                    continue
+                    if job == 0 {
+                        if let audioIndex {
+                            try MonoAudioDecoder.decodeAll(url: url, streamIndex: audioIndex, shouldStop: stop, into: handedOver.value.onAudio)
+                        }
+                        continue
+                    }
+                    let chunk = order[job - 1]
+                    let reader = try worker ?? AnalysisVideoWorker(
+                        url: url, videoIndex: videoIndex, threads: threads, width: width, height: height)
+                    worker = reader
+                    let sink = handedOver.value.sinks[chunk.index]
+                    func read(_ skipping: FrameSkipping) throws -> ChunkChanges {
+                        try reader.read(chunk, skipping: skipping, clock: clock, sink: sink, shouldStop: stop) { time in
+                            state.advance(chunk: chunk.index, covered: time - chunkStarts[chunk.index])
+                        }
+                    }
+                    let seconds = (chunk.end.map { Double($0) * timeBase } ?? info.videoStart + info.duration) - chunkStarts[chunk.index]
+                    var level = skipping
+                    var changes = try read(level)
+                    while !changes.isSufficient(forSeconds: seconds, sampleRate: sampleRate), let fuller = level.fuller {
+                        sink.reset()
+                        level = fuller
+                        changes = try read(level)
+                    }
+                    state.finish(chunk: chunk.index, changes)
+                } catch {
+                    state.fail(error)
                 }
-                try drainVideo()
-            } else if packet.streamIndex == audioIndex, let audio {
-                try audio.decode(packet, into: onAudio)
             }
         }
-        _ = try video.send(nil)
-        try drainVideo()
-        try audio?.decode(nil, into: onAudio)
-        return info
+        if let error = state.firstError { throw error }
+        if shouldCancel() { throw TranscodeCancelled() }
+        var readout = AnalysisReadout(info: info, frameTimes: [], frameChanges: [], sinks: sinks)
+        var previousGrid: LumaGrid?
+        for var changes in state.results() {
+            // A chunk's first frame is compared with the last frame of the chunk before it.
+            if let first = changes.firstGrid, let previous = previousGrid, !changes.changes.isEmpty {
+                changes.changes[0] = first.difference(to: previous)
+            }
+            readout.frameTimes += changes.times
+            readout.frameChanges += changes.changes
+            previousGrid = changes.lastGrid ?? previousGrid
+        }
+        return readout
     }
 
     /// The change score of every frame between `start` and `end` seconds at full rate (no
     /// frame skipped), for placing a cut exactly when the main pass skipped frames around it.
+    /// Outside the window only the frames the window depends on are decoded.
     static func frameChanges(url: URL, from start: Double, to end: Double) throws -> [(time: MediaTime, change: Double)] {
         let input = try InputFile(url: url)
-        guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO) else { return [] }
-        let video = try Decoder(input: input, streamIndex: videoIndex, cheap: true)
+        guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(videoIndex) else { return [] }
+        input.discardStreams(except: [videoIndex])
+        let video = try Decoder(input: input, streamIndex: videoIndex, cheap: true, threads: 1)
+        let timeBase = av_q2d(stream.pointee.time_base)
         try input.seek(toSeconds: max(start, 0))
         var changes: [(time: MediaTime, change: Double)] = []
         var previousGrid: LumaGrid?
-        try video.forEachFrame(in: input) { frame in
+        let margin = 1e-3
+        try video.forEachFrame(in: input, beforeSending: { packet in
+            let inside = packet.presentationTimestamp.map { pts in
+                let seconds = Double(pts) * timeBase
+                return seconds >= start - margin && seconds <= end + margin
+            } ?? true
+            video.setSkipFrames(inside ? AVDISCARD_DEFAULT : AVDISCARD_NONREF)
+        }) { frame in
             guard let time = video.time(of: frame), let grid = LumaGrid(frame: frame.pointer) else { return true }
             if time.seconds > end { return false }
             if time.seconds >= start { changes.append((time, previousGrid.map { grid.difference(to: $0) } ?? 0)) }
@@ -107,58 +155,11 @@ enum AnalysisReader {
     }
 }
 
-/// Decodes an audio stream to mono float samples at `AnalysisReader.audioSampleRate`.
-final class MonoAudioDecoder {
-    private let decoder: Decoder
-    private var graph: FilterGraph?
-    private let decoded: Frame
-    private let filtered: Frame
+/// Hands values that are not `Sendable` to the workers of one `concurrentPerform`. Sound
+/// because each part is used by one worker at a time (one sink per chunk, the audio callback
+/// by the audio job only) and `concurrentPerform` returns after every worker has finished.
+private final class WorkerOwned<Value>: @unchecked Sendable {
+    let value: Value
 
-    init(input: InputFile, streamIndex: Int) throws(FFmpegFailure) {
-        decoder = try Decoder(input: input, streamIndex: streamIndex)
-        decoded = try Frame()
-        filtered = try Frame()
-    }
-
-    /// Decodes a packet (`nil` flushes) and hands the resampled mono samples to `sink`.
-    func decode(_ packet: Packet?, into sink: ([Float]) -> Void) throws {
-        do {
-            while try !decoder.send(packet) { try drain(sink) }
-        } catch let failure as FFmpegFailure where failure.code == reel_averror_invaliddata() {
-            return
-        }
-        try drain(sink)
-        if packet == nil, let graph {
-            try graph.push(nil)
-            try pull(graph, sink)
-        }
-    }
-
-    private func drain(_ sink: ([Float]) -> Void) throws {
-        while try decoder.receive(into: decoded) == .produced {
-            defer { decoded.unreference() }
-            let graph = try self.graph ?? makeGraph()
-            self.graph = graph
-            try graph.push(decoded)
-            try pull(graph, sink)
-        }
-    }
-
-    private func pull(_ graph: FilterGraph, _ sink: ([Float]) -> Void) throws {
-        while try graph.pull(into: filtered) == .produced {
-            defer { filtered.unreference() }
-            let count = Int(filtered.pointer.pointee.nb_samples)
-            guard count > 0, let data = filtered.pointer.pointee.data.0 else { continue }
-            let samples = UnsafeRawPointer(data).assumingMemoryBound(to: Float.self)
-            sink(Array(UnsafeBufferPointer(start: samples, count: count)))
-        }
-    }
-
-    private func makeGraph() throws -> FilterGraph {
-        let source = FilterGraph.audioSourceArguments(for: decoded, timeBase: decoder.timeBase)
-        return try FilterGraph(
-            isVideo: false, sourceArguments: source,
-            description: "aresample=\(AnalysisReader.audioSampleRate),aformat=sample_fmts=flt:channel_layouts=mono",
-            threads: 1)
-    }
+    init(_ value: Value) { self.value = value }
 }

@@ -6,7 +6,8 @@ extension Decoder {
     /// drained). Corrupt packets are skipped. The frame is unreferenced after `body` returns;
     /// move its buffers out (`av_frame_move_ref`) to keep it.
     func forEachFrame(
-        in input: InputFile, shouldCancel: () -> Bool = { false }, _ body: (Frame) throws -> Bool
+        in input: InputFile, shouldCancel: () -> Bool = { false }, beforeSending: (Packet) -> Void = { _ in },
+        _ body: (Frame) throws -> Bool
     ) throws {
         let packet = try Packet()
         let frame = try Frame()
@@ -21,6 +22,7 @@ extension Decoder {
             defer { packet.unreference() }
             if shouldCancel() { throw TranscodeCancelled() }
             guard packet.streamIndex == streamIndex else { continue }
+            beforeSending(packet)
             do {
                 while try !send(packet) {
                     guard try drain() else { return }

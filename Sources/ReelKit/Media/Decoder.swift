@@ -8,8 +8,9 @@ final class Decoder {
     let timeBase: AVRational
     private var codecContext: UnsafeMutablePointer<AVCodecContext> { context.pointer }
 
-    /// Opens a decoder for `streamIndex`. `cheap` trades exactness for speed (analysis passes).
-    init(input: InputFile, streamIndex: Int, cheap: Bool = false) throws(FFmpegFailure) {
+    /// Opens a decoder for `streamIndex`. `cheap` trades exactness for speed (analysis passes);
+    /// `threads` 0 lets FFmpeg use every core, 1 keeps the decoder on the calling thread.
+    init(input: InputFile, streamIndex: Int, cheap: Bool = false, threads: Int32 = 0) throws(FFmpegFailure) {
         guard let stream = input.stream(streamIndex), let parameters = stream.pointee.codecpar else {
             throw FFmpegFailure("open decoder", message: "no stream \(streamIndex)")
         }
@@ -23,7 +24,7 @@ final class Decoder {
         let codecContext = context.pointer
         try check(avcodec_parameters_to_context(codecContext, parameters), "avcodec_parameters_to_context")
         codecContext.pointee.pkt_timebase = stream.pointee.time_base
-        codecContext.pointee.thread_count = 0
+        codecContext.pointee.thread_count = threads
         codecContext.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         if cheap {
             codecContext.pointee.skip_loop_filter = AVDISCARD_ALL

@@ -24,6 +24,11 @@ final class Frame {
         return raw == reel_nopts_value() ? nil : raw
     }
 
+    /// Whether the decoder flagged the frame as damaged (concealed errors or missing references).
+    var isDamaged: Bool {
+        pointer.pointee.decode_error_flags != 0 || pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0
+    }
+
     var width: Int32 { pointer.pointee.width }
     var height: Int32 { pointer.pointee.height }
 

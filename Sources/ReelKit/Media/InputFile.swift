@@ -39,6 +39,9 @@ final class InputFile {
         return index >= 0 ? Int(index) : nil
     }
 
+    /// FFmpeg's choice of video stream, if the file has one.
+    var bestVideoStream: Int? { bestStream(AVMEDIA_TYPE_VIDEO) }
+
     /// Reads the next packet into `packet`; `false` at the end of the file.
     func read(into packet: Packet) throws(FFmpegFailure) -> Bool {
         let result = av_read_frame(context, packet.pointer)
@@ -52,6 +55,21 @@ final class InputFile {
         let target = Int64(seconds * Double(AV_TIME_BASE))
         try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), "avformat_seek_file")
     }
+
+    /// Seeks stream `index` to the last keyframe at or before `timestamp` (in the stream's time base).
+    func seek(stream index: Int, toTimestamp timestamp: Int64) throws(FFmpegFailure) {
+        try check(avformat_seek_file(context, Int32(index), Int64.min, timestamp, timestamp, 0), "avformat_seek_file")
+    }
+
+    /// Makes the demuxer skip every stream but `kept`, so their packets are never read.
+    func discardStreams(except kept: Set<Int>) {
+        for index in 0..<streamCount where !kept.contains(index) {
+            stream(index)?.pointee.discard = AVDISCARD_ALL
+        }
+    }
+
+    /// The file's size in bytes, 0 when unknown.
+    var fileSize: Int64 { context.pointee.pb.map { max(avio_size($0), 0) } ?? 0 }
 
     /// Container duration in seconds, 0 when unknown.
     var durationSeconds: Double {

@@ -18,6 +18,17 @@ final class Packet {
 
     var streamIndex: Int { Int(pointer.pointee.stream_index) }
 
+    /// The presentation timestamp in the stream's time base, or the decode timestamp without one.
+    var presentationTimestamp: Int64? {
+        let pts = pointer.pointee.pts
+        if pts != reel_nopts_value() { return pts }
+        let dts = pointer.pointee.dts
+        return dts == reel_nopts_value() ? nil : dts
+    }
+
+    /// Whether the packet starts a keyframe (decoding can begin here).
+    var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
     /// A new packet referencing the same data (no copy of the payload).
     func reference() throws(FFmpegFailure) -> Packet {
         let copy = try Packet()

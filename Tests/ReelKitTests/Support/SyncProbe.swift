@@ -4,16 +4,12 @@ import Foundation
 /// Finds white flashes and beep onsets in a file, decoding it with ReelKit's analysis reader.
 enum SyncProbe {
     static func events(in url: URL) throws -> (flashes: [Double], beeps: [Double]) {
-        var flashes: [Double] = []
         var samples: [Float] = []
-        _ = try AnalysisReader.read(
-            url: url, sampleRate: 1000, width: 32, height: 18, skipNonReference: false, shouldCancel: { false }, progress: { _ in },
-            onFrameChange: { _, _ in },
-            onPicture: { picture in
-                let mean = picture.luma.reduce(0) { $0 + Int($1) } / max(picture.luma.count, 1)
-                if mean > 128 { flashes.append(picture.time.seconds) }
-            },
+        let readout = try AnalysisReader.read(
+            url: url, sampleRate: 1000, width: 32, height: 18, skipping: .none, shouldCancel: { false }, progress: { _ in },
+            makeSink: { FlashCollector() },
             onAudio: { samples += $0 })
+        let flashes = readout.sinks.flatMap(\.flashes)
         // Beep onsets: the first 1 ms window above a tenth of full scale after a quiet stretch.
         let rate = Double(AnalysisReader.audioSampleRate), window = Int(rate / 1000)
         var beeps: [Double] = []
@@ -29,4 +25,16 @@ enum SyncProbe {
         }
         return (flashes, beeps)
     }
+}
+
+/// Collects the times of bright (flash) pictures of one chunk.
+private final class FlashCollector: AnalysisPictureSink {
+    var flashes: [Double] = []
+
+    func consume(_ picture: SmallPicture) {
+        let mean = picture.luma.reduce(0) { $0 + Int($1) } / max(picture.luma.count, 1)
+        if mean > 128 { flashes.append(picture.time.seconds) }
+    }
+
+    func reset() { flashes = [] }
 }

@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+/// What the workers of one analysis decode share: the next job to take, each chunk's result,
+/// the progress made, and the first failure (which stops the others).
+final class AnalysisJobState: Sendable {
+    private struct Shared {
+        var nextJob = 0
+        var results: [ChunkChanges?]
+        var covered: [Double]
+        var reported = 0.0
+        var error: (any Error)?
+    }
+
+    private let shared: Mutex<Shared>
+    private let stopped = Atomic<Bool>(false)
+    private let duration: Double
+    private let progress: @Sendable (Double) -> Void
+
+    init(chunkCount: Int, duration: Double, progress: @escaping @Sendable (Double) -> Void) {
+        shared = Mutex(Shared(results: Array(repeating: nil, count: chunkCount), covered: Array(repeating: 0, count: chunkCount)))
+        self.duration = duration
+        self.progress = progress
+    }
+
+    /// Whether a worker failed; the others stop at their next packet.
+    var failed: Bool { stopped.load(ordering: .relaxed) }
+
+    /// The first failure, if any.
+    var firstError: (any Error)? { shared.withLock { $0.error } }
+
+    /// Takes the next job index below `count`, or `nil` when none is left or a worker failed.
+    func nextJob(below count: Int) -> Int? {
+        guard !failed else { return nil }
+        return shared.withLock { state in
+            guard state.nextJob < count else { return nil }
+            defer { state.nextJob += 1 }
+            return state.nextJob
+        }
+    }
+
+    /// Records how many seconds of chunk `index` are decoded; reports overall progress in
+    /// steps of at least 0.5%.
+    func advance(chunk index: Int, covered seconds: Double) {
+        guard duration > 0 else { return }
+        let fraction: Double? = shared.withLock { state in
+            state.covered[index] = max(state.covered[index], seconds)
+            let fraction = min(state.covered.reduce(0, +) / duration, 1)
+            guard fraction >= state.reported + 0.005 else { return nil }
+            state.reported = fraction
+            return fraction
+        }
+        if let fraction { progress(fraction) }
+    }
+
+    /// Stores the result of chunk `index`.
+    func finish(chunk index: Int, _ changes: ChunkChanges) {
+        shared.withLock { $0.results[index] = changes }
+    }
+
+    /// Records a failure (the first one wins) and stops the other workers.
+    func fail(_ error: any Error) {
+        shared.withLock { state in
+            if state.error == nil { state.error = error }
+        }
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    /// The chunk results in time order (chunks that produced nothing are empty).
+    func results() -> [ChunkChanges] {
+        shared.withLock { $0.results.map { $0 ?? ChunkChanges() } }
+    }
+}

@@ -1,0 +1,157 @@
+import CFFmpeg
+import Foundation
+
+/// Which frames an analysis decode may leave undecoded.
+enum FrameSkipping: Sendable {
+    /// Decode every frame.
+    case none
+    /// Skip frames no other frame refers to.
+    case nonReference
+    /// Skip every bidirectionally predicted (B) frame: the cheapest decode that still sees the
+    /// picture several times a GOP, since I and P frames never depend on B frames.
+    case bidirectional
+
+    /// The next level that decodes more frames, `nil` after `.none`.
+    var fuller: FrameSkipping? {
+        switch self {
+        case .bidirectional: .nonReference
+        case .nonReference: FrameSkipping.none
+        case .none: nil
+        }
+    }
+
+    var discard: AVDiscard {
+        switch self {
+        case .none: AVDISCARD_DEFAULT
+        case .nonReference: AVDISCARD_NONREF
+        case .bidirectional: AVDISCARD_BIDIR
+        }
+    }
+}
+
+/// Divides the timeline into equal slots; analysis measures the first decoded frame of each.
+struct SampleClock: Sendable {
+    let start: Double
+    let rate: Double
+
+    func slot(of time: MediaTime) -> Int { Int(((time.seconds - start) * rate).rounded(.down)) }
+}
+
+/// Receives the sampled pictures of one chunk, in time order, from one thread at a time.
+protocol AnalysisPictureSink: AnyObject, SendableMetatype {
+    func consume(_ picture: SmallPicture)
+    /// Forgets every picture, before the chunk is decoded again.
+    func reset()
+}
+
+/// The per-frame change scores of one chunk. The first frame's change is measured against
+/// the previous chunk's last frame once both are known.
+struct ChunkChanges: Sendable {
+    var times: [MediaTime] = []
+    var changes: [Double] = []
+    var firstGrid: LumaGrid?
+    var lastGrid: LumaGrid?
+    /// Decoded frames the decoder flagged as damaged (a reference was missing or corrupt).
+    var damagedFrames = 0
+    /// Pictures handed to the sink: sampling slots that got a decoded frame.
+    var sampledPictures = 0
+
+    /// Whether the chunk's decode saw enough intact frames for analysis: a picture in at least
+    /// 80% of the sampling slots, and no frame damaged by a skipped reference.
+    func isSufficient(forSeconds seconds: Double, sampleRate: Double) -> Bool {
+        guard damagedFrames == 0 else { return false }
+        return Double(sampledPictures) >= (seconds * sampleRate * 0.8).rounded(.down)
+    }
+}
+
+/// One decoder on its own demuxer that decodes chunks of the video stream for analysis.
+final class AnalysisVideoWorker {
+    private let input: InputFile
+    private let decoder: Decoder
+    private let downscaler: Downscaler
+    private let videoIndex: Int
+    private let frame: Frame
+    private let packet: Packet
+    private var used = false
+
+    init(url: URL, videoIndex: Int, threads: Int32, width: Int, height: Int) throws(FFmpegFailure) {
+        input = try InputFile(url: url)
+        input.discardStreams(except: [videoIndex])
+        decoder = try Decoder(input: input, streamIndex: videoIndex, cheap: true, threads: threads)
+        downscaler = try Downscaler(width: width, height: height)
+        self.videoIndex = videoIndex
+        frame = try Frame()
+        packet = try Packet()
+    }
+
+    /// Decodes `chunk`, leaving out the frames `skipping` allows: every decoded frame gets a change score against the previous one (point
+    /// samples, no scaling), and the first frame of each `clock` slot is shrunk for `sink`.
+    /// `advanced` receives the time reached, in seconds.
+    func read(
+        _ chunk: AnalysisChunk, skipping: FrameSkipping, clock: SampleClock, sink: some AnalysisPictureSink,
+        shouldStop: () -> Bool, advanced: (Double) -> Void
+    ) throws -> ChunkChanges {
+        if used || chunk.start != nil {
+            try input.seek(stream: videoIndex, toTimestamp: chunk.start ?? 0)
+            decoder.flushBuffers()
+        }
+        used = true
+        decoder.setSkipFrames(skipping.discard)
+        let stopsAtNextKeyframe = skipping == .bidirectional
+        var result = ChunkChanges()
+        var lastSlot: Int?
+        var finished = false
+        func drain() throws {
+            while !finished, try decoder.receive(into: frame) == .produced {
+                defer { frame.unreference() }
+                guard let pts = frame.presentationTimestamp else { continue }
+                // Leading frames of an open GOP before the chunk's keyframe belong to the previous chunk.
+                if let start = chunk.start, pts < start { continue }
+                if let end = chunk.end, pts >= end {
+                    finished = true
+                    return
+                }
+                let time = MediaTime(value: pts * Int64(decoder.timeBase.num), timescale: decoder.timeBase.den)
+                if frame.isDamaged { result.damagedFrames += 1 }
+                if let grid = LumaGrid(frame: frame.pointer) {
+                    result.times.append(time)
+                    result.changes.append(result.lastGrid.map { grid.difference(to: $0) } ?? 0)
+                    if result.firstGrid == nil { result.firstGrid = grid }
+                    result.lastGrid = grid
+                }
+                let slot = clock.slot(of: time)
+                guard slot != lastSlot else { continue }
+                lastSlot = slot
+                sink.consume(try downscaler.shrink(frame, time: time))
+                result.sampledPictures += 1
+                advanced(time.seconds)
+            }
+        }
+        while !finished, try input.read(into: packet) {
+            defer { packet.unreference() }
+            if shouldStop() { throw TranscodeCancelled() }
+            guard packet.streamIndex == videoIndex else { continue }
+            // The next chunk's keyframe: every frame before it is already sent, except an open
+            // GOP's leading pictures, which are B frames and skipped anyway. Decoding it (the
+            // most expensive frame of a GOP) would only be thrown away.
+            if stopsAtNextKeyframe, let end = chunk.end, packet.isKeyframe,
+               let pts = packet.presentationTimestamp, pts >= end {
+                break
+            }
+            do {
+                while try !decoder.send(packet) {
+                    try drain()
+                    if finished { break }
+                }
+            } catch let failure as FFmpegFailure where failure.code == reel_averror_invaliddata() {
+                continue
+            }
+            try drain()
+        }
+        if !finished {
+            _ = try decoder.send(nil)
+            try drain()
+        }
+        return result
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import ReelKit
+
+/// The analysis decode split into keyframe-to-keyframe chunks on parallel decoders: every frame
+/// decoded once, the same answers as one decoder, and a full-rate fallback where skipping B
+/// frames would leave too few pictures.
+@Suite struct AnalysisChunkingTests {
+    /// Presentation times (stream time base) of the video's keyframes, from ffprobe.
+    static func keyframeTimestamps(_ url: URL) throws -> Set<Int64> {
+        let text = try Fixtures.run("/usr/bin/ffprobe", [
+            "-v", "error", "-select_streams", "v:0", "-skip_frame", "nokey",
+            "-show_entries", "frame=pts", "-of", "csv=p=0", url.path,
+        ])
+        return Set(text.split(separator: "\n").compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) })
+    }
+
+    @Test func chunksStartOnKeyframesAndFollowEachOther() throws {
+        let url = try Fixtures.clip("story.mp4")
+        let input = try InputFile(url: url)
+        let videoIndex = try #require(input.bestVideoStream)
+        let chunks = AnalysisChunkPlan.chunks(of: input, videoIndex: videoIndex, duration: 24, workers: 4)
+        #expect(chunks.count >= 4, "\(chunks)")
+        #expect(chunks.first?.start == nil && chunks.last?.end == nil)
+        let keyframes = try Self.keyframeTimestamps(url)
+        for (chunk, next) in zip(chunks, chunks.dropFirst()) {
+            let boundary = try #require(chunk.end as Int64?)
+            #expect(next.start == boundary)
+            #expect(keyframes.contains(boundary), "chunk boundary \(boundary) is not a keyframe of \(keyframes.sorted())")
+            #expect(chunk.estimatedBytes > 0)
+        }
+        #expect(chunks.map { $0.index } == Array(chunks.indices))
+    }
+
+    @Test func everyFrameIsDecodedExactlyOnceAcrossChunks() throws {
+        let url = try Fixtures.clip("story.mp4")
+        func read(workers: Int) throws -> (times: [MediaTime], samples: [MediaTime]) {
+            let readout = try AnalysisReader.read(
+                url: url, sampleRate: 6, width: 64, height: 36, skipping: .none, workers: workers,
+                shouldCancel: { false }, progress: { _ in }, makeSink: { SampledFrameCollector() }, onAudio: { _ in })
+            let joined = SampledFrameCollector.joined(readout.sinks, clock: SampleClock(start: readout.info.videoStart, rate: 6))
+            return (readout.frameTimes, joined.features.map(\.time))
+        }
+        let single = try read(workers: 1)
+        let chunked = try read(workers: 4)
+        // 24 s at 30 fps; in order, none twice, none missing.
+        #expect(chunked.times.count == 720)
+        #expect(chunked.times == single.times)
+        #expect(zip(chunked.times, chunked.times.dropFirst()).allSatisfy { $0 < $1 })
+        // The same frames are sampled: the first decoded frame of each 1/6 s slot.
+        #expect(chunked.samples == single.samples)
+        #expect(chunked.samples.count == 144)
+    }
+
+    @Test func chunkedAnalysisMatchesOneDecoder() async throws {
+        let asset = try AnalyzerTests.storyAsset()
+        var options = VideoAnalyzer.Options()
+        options.decodeWorkers = 1
+        let single = try await VideoAnalyzer(options: options).analysis(of: asset)
+        options.decodeWorkers = 4
+        let chunked = try await VideoAnalyzer(options: options).analysis(of: asset)
+        #expect(chunked.boundaries == single.boundaries)
+        #expect(chunked.keyFrame == single.keyFrame)
+        #expect(chunked.segments.map(\.timeRange) == single.segments.map(\.timeRange))
+        for (a, b) in zip(chunked.segments, single.segments) {
+            #expect(abs(a.level - b.level) <= 0.1, "\(a.timeRange): \(a.level) vs \(b.level)")
+        }
+    }
+
+    @Test func longBFrameRunsAreStillSampledAtTheFullRateWithAnExactCut() async throws {
+        // Without B frames this clip shows 2 pictures a second; the analysis must notice and
+        // decode the chunk again, and place the cut (on a B frame) exactly at frame 120.
+        let asset = try VideoAsset(id: "b16", url: try Fixtures.clip("bframes16.mp4"))
+        let analysis = try await VideoAnalyzer().analysis(of: asset)
+        #expect(analysis.sampledFrames >= 44, "sampled \(analysis.sampledFrames) frames in 8 s")
+        let cuts = analysis.boundaries.filter { $0.kind == .cut }.map(\.time.seconds)
+        #expect(cuts.count == 1 && abs((cuts.first ?? 0) - 4) < 0.5 / 30, "cuts \(cuts)")
+    }
+}
