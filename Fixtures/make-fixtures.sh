@@ -21,7 +21,7 @@ ALL=(
   rotated90.mov rotated90.mp4 odd_dims.mkv hdr_hlg.mp4 hdr_pq.mp4
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
-  story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4
+  story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -204,6 +204,18 @@ mk_not_video_mp4() {
 mk_truncated_mp4() {
   build cfr_audio.mp4
   head -c 20480 "$OUTDIR/cfr_audio.mp4" >"$1"
+}
+
+# story.mp4 in other containers, packets copied: MPEG-TS (no index, so seeks are approximate;
+# timestamps start at 1.4667 s) and a raw H.264 elementary stream (no timestamps at all).
+mk_story_ts() {
+  build story.mp4
+  "${FF[@]}" -i "$OUTDIR/story.mp4" -c copy "${BITEXACT[@]}" "$1"
+}
+
+mk_story_h264() {
+  build story.mp4
+  "${FF[@]}" -i "$OUTDIR/story.mp4" -an -c copy "${BITEXACT[@]}" "$1"
 }
 
 mk_audio_only_m4a() {

@@ -77,3 +77,25 @@ import Testing
         #expect(cuts.count == 1 && abs((cuts.first ?? 0) - 4) < 0.5 / 30, "cuts \(cuts)")
     }
 }
+
+/// Files that cannot seek exactly (MPEG-TS) or carry no timestamps (raw H.264) give the same
+/// shots as the indexed mp4 they were copied from, measured from the video's start.
+@Suite struct AnalysisContainerTests {
+    static func cutsFromVideoStart(_ name: String) async throws -> (cuts: [Double], end: Double) {
+        let asset = try VideoAsset(id: name, url: try Fixtures.clip(name))
+        let analysis = try await VideoAnalyzer().analysis(of: asset)
+        let origin = try #require(analysis.shots.first).start.seconds
+        let cuts = analysis.boundaries.filter { $0.kind == .cut }.map { $0.time.seconds - origin }
+        return (cuts, (analysis.segments.last?.timeRange.end.seconds ?? 0) - origin)
+    }
+
+    @Test(arguments: ["story.ts", "story.h264"])
+    func cutsMatchTheIndexedOriginal(_ name: String) async throws {
+        let result = try await Self.cutsFromVideoStart(name)
+        #expect(result.cuts.count == AnalyzerTests.cuts.count, "cuts \(result.cuts)")
+        for (found, expected) in zip(result.cuts, AnalyzerTests.cuts) {
+            #expect(abs(found - expected) < 0.5 / 30, "cuts \(result.cuts)")
+        }
+        #expect(abs(result.end - 24) < 0.5 / 30, "levels end at \(result.end)")
+    }
+}

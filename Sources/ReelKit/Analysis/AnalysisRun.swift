@@ -23,8 +23,12 @@ struct AnalysisRun {
             throw FFmpegFailure("decode", message: "no video frame could be decoded")
         }
         let start = MediaTime(seconds: info.videoStart, timescale: 1_000_000)
-        let end = max(MediaTime(seconds: info.videoStart + info.duration, timescale: 1_000_000),
-                      frames[frames.count - 1].time + MediaTime(seconds: 1 / info.frameRate, timescale: 1_000_000))
+        // The container's end, unless frames run past it (or it is unknown): then one nominal
+        // frame after the last decoded one.
+        let lastFrame = changeTimes.last ?? frames[frames.count - 1].time
+        let containerEnd = MediaTime(seconds: info.videoStart + info.duration, timescale: 1_000_000)
+        let end = info.duration > 0 && containerEnd > lastFrame
+            ? containerEnd : lastFrame + MediaTime(seconds: 1 / info.frameRate, timescale: lastFrame.timescale)
 
         let detector = ShotDetector()
         let gaps = changeTimes.indices.map { index in
@@ -64,7 +68,7 @@ struct AnalysisRun {
         }
         let keyFrame = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: boundaries)
         return VideoAnalysis(
-            duration: info.duration, boundaries: boundaries, shots: shots, segments: segments,
+            duration: info.duration > 0 ? info.duration : (end - start).seconds, boundaries: boundaries, shots: shots, segments: segments,
             keyFrame: keyFrame, decodePasses: 1, refinedCuts: refined, sampledFrames: frames.count)
     }
 

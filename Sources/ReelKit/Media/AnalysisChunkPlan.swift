@@ -56,18 +56,29 @@ enum AnalysisChunkPlan {
     }
 
     /// The presentation time and file position of the keyframe a seek to `target` lands on, or
-    /// `nil` when the file cannot seek there.
+    /// `nil` when the file cannot seek there, or a seek to that keyframe does not land exactly
+    /// on it (demuxers without an index, like MPEG-TS, seek only approximately; a chunk
+    /// starting elsewhere would lose or garble frames).
     private static func keyframe(in input: InputFile, videoIndex: Int, atOrBefore target: Int64) -> (pts: Int64, position: Int64)? {
+        guard let found = firstVideoPacket(in: input, videoIndex: videoIndex, seekingTo: target, keyframeOnly: true),
+              let landed = firstVideoPacket(in: input, videoIndex: videoIndex, seekingTo: found.pts, keyframeOnly: false),
+              landed.isKeyframe, landed.pts == found.pts
+        else { return nil }
+        return (found.pts, found.position)
+    }
+
+    /// The first video packet (or keyframe) after seeking to `target`.
+    private static func firstVideoPacket(
+        in input: InputFile, videoIndex: Int, seekingTo target: Int64, keyframeOnly: Bool
+    ) -> (pts: Int64, position: Int64, isKeyframe: Bool)? {
         do {
             try input.seek(stream: videoIndex, toTimestamp: target)
             let packet = try Packet()
-            // Demuxers without an index may land between keyframes: look a little further.
             for _ in 0..<2_000 {
                 guard try input.read(into: packet) else { return nil }
                 defer { packet.unreference() }
-                if packet.streamIndex == videoIndex, packet.isKeyframe, let pts = packet.presentationTimestamp {
-                    return (pts, packet.pointer.pointee.pos)
-                }
+                guard packet.streamIndex == videoIndex, let pts = packet.presentationTimestamp else { continue }
+                if packet.isKeyframe || !keyframeOnly { return (pts, packet.pointer.pointee.pos, packet.isKeyframe) }
             }
             return nil
         } catch {

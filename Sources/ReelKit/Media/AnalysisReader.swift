@@ -59,7 +59,7 @@ enum AnalysisReader {
         let clock = SampleClock(start: info.videoStart, rate: max(sampleRate, 0.1))
         let state = AnalysisJobState(chunkCount: chunks.count, duration: info.duration, progress: progress)
         let stop: @Sendable () -> Bool = { state.failed || shouldCancel() }
-        let handedOver = WorkerOwned((sinks: sinks, onAudio: onAudio))
+        let handedOver = WorkerOwned((sinks: sinks, onAudio: onAudio, probed: input))
         // Job 0 is the audio (quick, so it does not hold up the end), then the chunks, largest
         // first so the last ones to finish are short and no core idles for long at the end.
         let jobCount = chunks.count + 1
@@ -72,13 +72,13 @@ enum AnalysisReader {
                 do {
                     if job == 0 {
                         if let audioIndex {
-                            try MonoAudioDecoder.decodeAll(url: url, streamIndex: audioIndex, shouldStop: stop, into: handedOver.value.onAudio)
+                            try MonoAudioDecoder.decodeAll(probed: handedOver.value.probed, streamIndex: audioIndex, shouldStop: stop, into: handedOver.value.onAudio)
                         }
                         continue
                     }
                     let chunk = order[job - 1]
                     let reader = try worker ?? AnalysisVideoWorker(
-                        url: url, videoIndex: videoIndex, threads: threads, width: width, height: height)
+                        probed: handedOver.value.probed, videoIndex: videoIndex, threads: threads, width: width, height: height)
                     worker = reader
                     let sink = handedOver.value.sinks[chunk.index]
                     func read(_ skipping: FrameSkipping) throws -> ChunkChanges {
@@ -91,7 +91,7 @@ enum AnalysisReader {
                     var changes = try read(level)
                     while !changes.isSufficient(forSeconds: seconds, sampleRate: sampleRate), let fuller = level.fuller {
                         sink.reset()
-                        level = fuller
+                        level = changes.hasUntimedFrames ? .none : fuller
                         changes = try read(level)
                     }
                     state.finish(chunk: chunk.index, changes)
@@ -157,7 +157,8 @@ enum AnalysisReader {
 
 /// Hands values that are not `Sendable` to the workers of one `concurrentPerform`. Sound
 /// because each part is used by one worker at a time (one sink per chunk, the audio callback
-/// by the audio job only) and `concurrentPerform` returns after every worker has finished.
+/// by the audio job only), the probed input is only read while the workers run, and
+/// `concurrentPerform` returns after every worker has finished.
 private final class WorkerOwned<Value>: @unchecked Sendable {
     let value: Value
 

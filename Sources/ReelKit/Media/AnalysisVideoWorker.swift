@@ -55,44 +55,66 @@ struct ChunkChanges: Sendable {
     var damagedFrames = 0
     /// Pictures handed to the sink: sampling slots that got a decoded frame.
     var sampledPictures = 0
+    /// Whether some frames had no timestamp and were timed by counting.
+    var hasUntimedFrames = false
 
     /// Whether the chunk's decode saw enough intact frames for analysis: a picture in at least
     /// 80% of the sampling slots, and no frame damaged by a skipped reference.
     func isSufficient(forSeconds seconds: Double, sampleRate: Double) -> Bool {
-        guard damagedFrames == 0 else { return false }
+        guard damagedFrames == 0, !hasUntimedFrames else { return false }
         return Double(sampledPictures) >= (seconds * sampleRate * 0.8).rounded(.down)
     }
 }
 
 /// One decoder on its own demuxer that decodes chunks of the video stream for analysis.
 final class AnalysisVideoWorker {
-    private let input: InputFile
+    private var input: InputFile
+    private let probed: InputFile
     private let decoder: Decoder
     private let downscaler: Downscaler
     private let videoIndex: Int
     private let frame: Frame
     private let packet: Packet
+    /// One frame's duration in the stream's time base, at its nominal frame rate.
+    private let ticksPerFrame: Int64
     private var used = false
 
-    init(url: URL, videoIndex: Int, threads: Int32, width: Int, height: Int) throws(FFmpegFailure) {
-        input = try InputFile(url: url)
-        input.discardStreams(except: [videoIndex])
+    /// A worker on its own demuxer for `probed`'s file.
+    init(probed: InputFile, videoIndex: Int, threads: Int32, width: Int, height: Int) throws(FFmpegFailure) {
+        input = try Self.open(probed, videoIndex: videoIndex)
+        self.probed = probed
         decoder = try Decoder(input: input, streamIndex: videoIndex, cheap: true, threads: threads)
         downscaler = try Downscaler(width: width, height: height)
         self.videoIndex = videoIndex
+        let rate = probed.stream(videoIndex).map { stream in
+            stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        } ?? AVRational(num: 30, den: 1)
+        let timeBase = decoder.timeBase
+        ticksPerFrame = rate.num > 0 && timeBase.num > 0
+            ? max(Int64(timeBase.den) * Int64(rate.den) / (Int64(timeBase.num) * Int64(rate.num)), 1) : 1
         frame = try Frame()
         packet = try Packet()
     }
 
-    /// Decodes `chunk`, leaving out the frames `skipping` allows: every decoded frame gets a change score against the previous one (point
-    /// samples, no scaling), and the first frame of each `clock` slot is shrunk for `sink`.
-    /// `advanced` receives the time reached, in seconds.
+    /// Decodes `chunk`, leaving out the frames `skipping` allows. Every decoded frame gets a
+    /// change score against the previous one (point samples, no scaling), and the first frame
+    /// of each `clock` slot is shrunk for `sink`. `advanced` receives the time reached, in seconds.
+    private static func open(_ probed: InputFile, videoIndex: Int) throws(FFmpegFailure) -> InputFile {
+        let input = try InputFile.reopen(probed, forStream: videoIndex)
+        input.discardStreams(except: [videoIndex])
+        return input
+    }
+
     func read(
         _ chunk: AnalysisChunk, skipping: FrameSkipping, clock: SampleClock, sink: some AnalysisPictureSink,
         shouldStop: () -> Bool, advanced: (Double) -> Void
     ) throws -> ChunkChanges {
-        if used || chunk.start != nil {
-            try input.seek(stream: videoIndex, toTimestamp: chunk.start ?? 0)
+        if let start = chunk.start {
+            try input.seek(stream: videoIndex, toTimestamp: start)
+            decoder.flushBuffers()
+        } else if used {
+            // Back to the beginning on a fresh demuxer: files without an index may not seek.
+            input = try Self.open(probed, videoIndex: videoIndex)
             decoder.flushBuffers()
         }
         used = true
@@ -100,11 +122,18 @@ final class AnalysisVideoWorker {
         let stopsAtNextKeyframe = skipping == .bidirectional
         var result = ChunkChanges()
         var lastSlot: Int?
+        var checkedStart = false
+        var lastPTS: Int64 = 0
         var finished = false
         func drain() throws {
             while !finished, try decoder.receive(into: frame) == .produced {
                 defer { frame.unreference() }
-                guard let pts = frame.presentationTimestamp else { continue }
+                // Raw elementary streams carry no timestamps: count frames at the nominal rate
+                // (right only when no frame is skipped, so the chunk is decoded again in full).
+                if frame.presentationTimestamp == nil { result.hasUntimedFrames = true }
+                guard let pts = frame.presentationTimestamp ?? result.times.last.map({ _ in lastPTS + ticksPerFrame })
+                        ?? (chunk.start == nil ? 0 : nil) else { continue }
+                lastPTS = pts
                 // Leading frames of an open GOP before the chunk's keyframe belong to the previous chunk.
                 if let start = chunk.start, pts < start { continue }
                 if let end = chunk.end, pts >= end {
@@ -131,6 +160,12 @@ final class AnalysisVideoWorker {
             defer { packet.unreference() }
             if shouldStop() { throw TranscodeCancelled() }
             guard packet.streamIndex == videoIndex else { continue }
+            if let start = chunk.start, !checkedStart {
+                checkedStart = true
+                guard packet.isKeyframe, packet.presentationTimestamp == start else {
+                    throw FFmpegFailure("seek", message: "a seek did not land on the keyframe at \(start)")
+                }
+            }
             // The next chunk's keyframe: every frame before it is already sent, except an open
             // GOP's leading pictures, which are B frames and skipped anyway. Decoding it (the
             // most expensive frame of a GOP) would only be thrown away.

@@ -6,13 +6,17 @@ final class InputFile {
     let url: URL
     let context: UnsafeMutablePointer<AVFormatContext>
 
-    init(url: URL) throws(FFmpegFailure) {
+    /// Opens `url`. With `probing` off, the streams are what the container header declares
+    /// (no frames are decoded to complete them): enough for a second reader of a file that was
+    /// already probed, and much cheaper.
+    init(url: URL, probing: Bool = true) throws(FFmpegFailure) {
         FFmpegLogging.silence()
         self.url = url
         var opened: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_open_input(&opened, url.path, nil, nil), "avformat_open_input")
         guard let opened else { throw FFmpegFailure("avformat_open_input", code: reel_averror_invaliddata()) }
         context = opened
+        guard probing else { return }
         let found = avformat_find_stream_info(context, nil)
         if found < 0 {
             var closing: UnsafeMutablePointer<AVFormatContext>? = context
@@ -37,6 +41,19 @@ final class InputFile {
     func bestStream(_ type: AVMediaType, relatedTo related: Int? = nil) -> Int? {
         let index = av_find_best_stream(context, type, -1, Int32(related ?? -1), nil, 0)
         return index >= 0 ? Int(index) : nil
+    }
+
+    /// Opens `url` again for another reader of stream `index` (and `others`), skipping the
+    /// probe when the container header alone describes those streams like `probed` does.
+    static func reopen(_ probed: InputFile, forStream index: Int, and others: [Int] = []) throws(FFmpegFailure) -> InputFile {
+        let quick = try InputFile(url: probed.url, probing: false)
+        let complete = ([index] + others).allSatisfy { stream in
+            guard let mine = quick.stream(stream)?.pointee, let theirs = probed.stream(stream)?.pointee,
+                  let parameters = mine.codecpar?.pointee, let expected = theirs.codecpar?.pointee else { return false }
+            return parameters.codec_id == expected.codec_id && parameters.codec_type == expected.codec_type
+                && mine.time_base.num == theirs.time_base.num && mine.time_base.den == theirs.time_base.den
+        }
+        return complete ? quick : try InputFile(url: probed.url)
     }
 
     /// FFmpeg's choice of video stream, if the file has one.

@@ -58,12 +58,12 @@ final class MonoAudioDecoder {
 }
 
 extension MonoAudioDecoder {
-    /// Decodes the whole audio stream `streamIndex` of `url` on its own demuxer (the other
-    /// streams are not even read) and hands the mono samples to `sink` in order.
+    /// Decodes the whole audio stream `streamIndex` of `probed`'s file on its own demuxer (the
+    /// other streams are not even read) and hands the mono samples to `sink` in order.
     static func decodeAll(
-        url: URL, streamIndex: Int, shouldStop: () -> Bool, into sink: ([Float]) -> Void
+        probed: InputFile, streamIndex: Int, shouldStop: () -> Bool, into sink: ([Float]) -> Void
     ) throws {
-        let input = try InputFile(url: url)
+        let input = try InputFile.reopen(probed, forStream: streamIndex)
         input.discardStreams(except: [streamIndex])
         let decoder = try MonoAudioDecoder(input: input, streamIndex: streamIndex)
         let packet = try Packet()
