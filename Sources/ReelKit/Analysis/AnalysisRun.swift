@@ -8,12 +8,12 @@ struct AnalysisRun {
     let progress: @Sendable (Double) -> Void
 
     func run() throws -> VideoAnalysis {
-        var audio = AudioMeasurer(sampleRate: Double(AnalysisReader.audioSampleRate))
+        let audio = AudioFeatureCollector(sampleRate: Double(AnalysisReader.audioSampleRate))
         let readout = try AnalysisReader.read(
             url: url, sampleRate: options.sampleRate, width: options.analysisWidth, height: options.analysisHeight,
             workers: options.decodeWorkers, shouldCancel: shouldCancel, progress: { [progress] in progress($0 * 0.9) },
             makeSink: { SampledFrameCollector() },
-            onAudio: { audio.append($0) })
+            onAudio: { [audio] in audio.append($0) })
         let info = readout.info
         let sampled = SampledFrameCollector.joined(
             readout.sinks, clock: SampleClock(start: info.videoStart, rate: max(options.sampleRate, 0.1)))

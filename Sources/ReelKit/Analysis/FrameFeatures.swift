@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What one sampled frame looks like, measured on its shrunk planes (all 0...1).
 public struct FrameFeatures: Sendable, Equatable {
@@ -79,6 +80,19 @@ enum PictureMeasurer {
         for index in a.indices { total += abs(Int(a[index]) - Int(b[index])) }
         return Double(total) / Double(a.count) / 255
     }
+}
+
+/// An `AudioMeasurer` that the audio decode fills from its worker thread.
+final class AudioFeatureCollector: Sendable {
+    private let measurer: Mutex<AudioMeasurer>
+
+    init(sampleRate: Double) {
+        measurer = Mutex(AudioMeasurer(sampleRate: sampleRate))
+    }
+
+    func append(_ samples: [Float]) { measurer.withLock { $0.append(samples) } }
+
+    var windows: [AudioFeatures] { measurer.withLock { $0.windows } }
 }
 
 /// Turns mono 16 kHz samples into `AudioFeatures` windows, streaming.

@@ -1,25 +1,31 @@
 import Foundation
+import Synchronization
 
 /// Measures the sampled pictures of one chunk of the analysis decode as they arrive, keeping
 /// only their features and signatures (plus the chunk's first and last picture for joining).
+/// One worker fills it; the lock only hands the result over to the thread that joins.
 final class SampledFrameCollector: AnalysisPictureSink {
-    private(set) var features: [FrameFeatures] = []
-    private(set) var signatures: [[UInt8]] = []
-    private var firstPicture: SmallPicture?
-    private var lastPicture: SmallPicture?
+    private struct Samples {
+        var features: [FrameFeatures] = []
+        var signatures: [[UInt8]] = []
+        var firstPicture: SmallPicture?
+        var lastPicture: SmallPicture?
+    }
+
+    private let samples = Mutex(Samples())
 
     func consume(_ picture: SmallPicture) {
-        features.append(PictureMeasurer.measure(picture, previous: lastPicture))
-        signatures.append(Self.signature(picture))
-        if firstPicture == nil { firstPicture = picture }
-        lastPicture = picture
+        let signature = Self.signature(picture)
+        samples.withLock { samples in
+            samples.features.append(PictureMeasurer.measure(picture, previous: samples.lastPicture))
+            samples.signatures.append(signature)
+            if samples.firstPicture == nil { samples.firstPicture = picture }
+            samples.lastPicture = picture
+        }
     }
 
     func reset() {
-        features = []
-        signatures = []
-        firstPicture = nil
-        lastPicture = nil
+        samples.withLock { $0 = Samples() }
     }
 
     /// The chunks' samples as one series. A chunk's first sample is measured against the
@@ -30,8 +36,9 @@ final class SampledFrameCollector: AnalysisPictureSink {
         var signatures: [[UInt8]] = []
         var previous: SmallPicture?
         for chunk in chunks {
-            guard let first = chunk.firstPicture else { continue }
-            var chunkFeatures = chunk.features[...], chunkSignatures = chunk.signatures[...]
+            let samples = chunk.samples.withLock { $0 }
+            guard let first = samples.firstPicture else { continue }
+            var chunkFeatures = samples.features[...], chunkSignatures = samples.signatures[...]
             if let previous {
                 if clock.slot(of: first.time) == clock.slot(of: previous.time) {
                     chunkFeatures = chunkFeatures.dropFirst()
@@ -42,7 +49,7 @@ final class SampledFrameCollector: AnalysisPictureSink {
             }
             features += chunkFeatures
             signatures += chunkSignatures
-            previous = chunk.lastPicture
+            previous = samples.lastPicture
         }
         return (features, signatures)
     }

@@ -36,14 +36,15 @@ enum AnalysisReader {
     static let audioSampleRate: Int32 = 16_000
 
     /// Reads the whole file once. `makeSink` is called once per chunk before decoding starts;
-    /// `onAudio` receives the audio in order, from one thread at a time.
+    /// each sink then receives its chunk's pictures from one worker. `onAudio` receives the
+    /// audio in order, from one worker.
     static func read<Sink: AnalysisPictureSink>(
         url: URL, sampleRate: Double, width: Int, height: Int, skipping: FrameSkipping = .bidirectional,
         workers requestedWorkers: Int? = nil,
         shouldCancel: @escaping @Sendable () -> Bool,
         progress: @escaping @Sendable (Double) -> Void,
         makeSink: () -> Sink,
-        onAudio: @escaping ([Float]) -> Void
+        onAudio: @escaping @Sendable ([Float]) -> Void
     ) throws -> AnalysisReadout<Sink> {
         let input = try InputFile(url: url)
         guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO) else {
@@ -59,7 +60,10 @@ enum AnalysisReader {
         let clock = SampleClock(start: info.videoStart, rate: max(sampleRate, 0.1))
         let state = AnalysisJobState(chunkCount: chunks.count, duration: info.duration, progress: progress)
         let stop: @Sendable () -> Bool = { state.failed || shouldCancel() }
-        let handedOver = WorkerOwned((sinks: sinks, onAudio: onAudio, probed: input))
+        guard let videoStream = input.probedStream(videoIndex) else {
+            throw FFmpegFailure("av_find_best_stream", message: "no video stream")
+        }
+        let audioStream = audioIndex.flatMap { input.probedStream($0) }
         // Job 0 is the audio (quick, so it does not hold up the end), then the chunks, largest
         // first so the last ones to finish are short and no core idles for long at the end.
         let jobCount = chunks.count + 1
@@ -71,16 +75,16 @@ enum AnalysisReader {
             while let job = state.nextJob(below: jobCount) {
                 do {
                     if job == 0 {
-                        if let audioIndex {
-                            try MonoAudioDecoder.decodeAll(probed: handedOver.value.probed, streamIndex: audioIndex, shouldStop: stop, into: handedOver.value.onAudio)
+                        if let audioStream {
+                            try MonoAudioDecoder.decodeAll(audioStream, shouldStop: stop, into: onAudio)
                         }
                         continue
                     }
                     let chunk = order[job - 1]
                     let reader = try worker ?? AnalysisVideoWorker(
-                        probed: handedOver.value.probed, videoIndex: videoIndex, threads: threads, width: width, height: height)
+                        stream: videoStream, threads: threads, width: width, height: height)
                     worker = reader
-                    let sink = handedOver.value.sinks[chunk.index]
+                    let sink = sinks[chunk.index]
                     func read(_ skipping: FrameSkipping) throws -> ChunkChanges {
                         try reader.read(chunk, skipping: skipping, clock: clock, sink: sink, shouldStop: stop) { time in
                             state.advance(chunk: chunk.index, covered: time - chunkStarts[chunk.index])
@@ -153,14 +157,4 @@ enum AnalysisReader {
             duration: input.durationSeconds(ofStream: videoIndex), frameRate: rate.isFinite && rate > 0 ? rate : 30,
             hasAudio: hasAudio, videoStart: start)
     }
-}
-
-/// Hands values that are not `Sendable` to the workers of one `concurrentPerform`. Sound
-/// because each part is used by one worker at a time (one sink per chunk, the audio callback
-/// by the audio job only), the probed input is only read while the workers run, and
-/// `concurrentPerform` returns after every worker has finished.
-private final class WorkerOwned<Value>: @unchecked Sendable {
-    let value: Value
-
-    init(_ value: Value) { self.value = value }
 }

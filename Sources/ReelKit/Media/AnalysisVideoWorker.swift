@@ -38,7 +38,7 @@ struct SampleClock: Sendable {
 }
 
 /// Receives the sampled pictures of one chunk, in time order, from one thread at a time.
-protocol AnalysisPictureSink: AnyObject, SendableMetatype {
+protocol AnalysisPictureSink: AnyObject, Sendable {
     func consume(_ picture: SmallPicture)
     /// Forgets every picture, before the chunk is decoded again.
     func reset()
@@ -69,7 +69,7 @@ struct ChunkChanges: Sendable {
 /// One decoder on its own demuxer that decodes chunks of the video stream for analysis.
 final class AnalysisVideoWorker {
     private var input: InputFile
-    private let probed: InputFile
+    private let stream: ProbedStream
     private let decoder: Decoder
     private let downscaler: Downscaler
     private let videoIndex: Int
@@ -79,16 +79,15 @@ final class AnalysisVideoWorker {
     private let ticksPerFrame: Int64
     private var used = false
 
-    /// A worker on its own demuxer for `probed`'s file.
-    init(probed: InputFile, videoIndex: Int, threads: Int32, width: Int, height: Int) throws(FFmpegFailure) {
-        input = try Self.open(probed, videoIndex: videoIndex)
-        self.probed = probed
+    /// A worker on its own demuxer for the video stream `stream`.
+    init(stream: ProbedStream, threads: Int32, width: Int, height: Int) throws(FFmpegFailure) {
+        let videoIndex = stream.index
+        input = try Self.open(stream)
+        self.stream = stream
         decoder = try Decoder(input: input, streamIndex: videoIndex, cheap: true, threads: threads)
         downscaler = try Downscaler(width: width, height: height)
         self.videoIndex = videoIndex
-        let rate = probed.stream(videoIndex).map { stream in
-            stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
-        } ?? AVRational(num: 30, den: 1)
+        let rate = stream.frameRate.num > 0 ? AVRational(num: stream.frameRate.num, den: stream.frameRate.den) : AVRational(num: 30, den: 1)
         let timeBase = decoder.timeBase
         ticksPerFrame = rate.num > 0 && timeBase.num > 0
             ? max(Int64(timeBase.den) * Int64(rate.den) / (Int64(timeBase.num) * Int64(rate.num)), 1) : 1
@@ -99,9 +98,9 @@ final class AnalysisVideoWorker {
     /// Decodes `chunk`, leaving out the frames `skipping` allows. Every decoded frame gets a
     /// change score against the previous one (point samples, no scaling), and the first frame
     /// of each `clock` slot is shrunk for `sink`. `advanced` receives the time reached, in seconds.
-    private static func open(_ probed: InputFile, videoIndex: Int) throws(FFmpegFailure) -> InputFile {
-        let input = try InputFile.reopen(probed, forStream: videoIndex)
-        input.discardStreams(except: [videoIndex])
+    private static func open(_ stream: ProbedStream) throws(FFmpegFailure) -> InputFile {
+        let input = try InputFile.reopen(stream)
+        input.discardStreams(except: [stream.index])
         return input
     }
 
@@ -114,7 +113,7 @@ final class AnalysisVideoWorker {
             decoder.flushBuffers()
         } else if used {
             // Back to the beginning on a fresh demuxer: files without an index may not seek.
-            input = try Self.open(probed, videoIndex: videoIndex)
+            input = try Self.open(stream)
             decoder.flushBuffers()
         }
         used = true

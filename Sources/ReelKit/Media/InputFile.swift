@@ -43,17 +43,24 @@ final class InputFile {
         return index >= 0 ? Int(index) : nil
     }
 
-    /// Opens `url` again for another reader of stream `index` (and `others`), skipping the
-    /// probe when the container header alone describes those streams like `probed` does.
-    static func reopen(_ probed: InputFile, forStream index: Int, and others: [Int] = []) throws(FFmpegFailure) -> InputFile {
+    /// What probing found out about stream `index`, to open the file again without probing.
+    func probedStream(_ index: Int) -> ProbedStream? {
+        guard let stream = stream(index)?.pointee, let parameters = stream.codecpar?.pointee else { return nil }
+        let rate = stream.avg_frame_rate.num > 0 ? stream.avg_frame_rate : stream.r_frame_rate
+        return ProbedStream(
+            url: url, index: index, codec: parameters.codec_id.rawValue, type: parameters.codec_type.rawValue,
+            timeBase: (stream.time_base.num, stream.time_base.den), frameRate: (rate.num, rate.den))
+    }
+
+    /// Opens the file of `probed` again for another reader of that stream, skipping the probe
+    /// when the container header alone describes the stream as probing did.
+    static func reopen(_ probed: ProbedStream) throws(FFmpegFailure) -> InputFile {
         let quick = try InputFile(url: probed.url, probing: false)
-        let complete = ([index] + others).allSatisfy { stream in
-            guard let mine = quick.stream(stream)?.pointee, let theirs = probed.stream(stream)?.pointee,
-                  let parameters = mine.codecpar?.pointee, let expected = theirs.codecpar?.pointee else { return false }
-            return parameters.codec_id == expected.codec_id && parameters.codec_type == expected.codec_type
-                && mine.time_base.num == theirs.time_base.num && mine.time_base.den == theirs.time_base.den
-        }
-        return complete ? quick : try InputFile(url: probed.url)
+        guard let stream = quick.stream(probed.index)?.pointee, let parameters = stream.codecpar?.pointee,
+              parameters.codec_id.rawValue == probed.codec, parameters.codec_type.rawValue == probed.type,
+              stream.time_base.num == probed.timeBase.num, stream.time_base.den == probed.timeBase.den
+        else { return try InputFile(url: probed.url) }
+        return quick
     }
 
     /// FFmpeg's choice of video stream, if the file has one.
@@ -132,4 +139,15 @@ final class InputFile {
             mastering: mastering.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVMasteringDisplayMetadata.self) },
             contentLight: light.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVContentLightMetadata.self) })
     }
+}
+
+/// A stream as probing described it: enough to open its file again cheaply, from any thread.
+struct ProbedStream: Sendable {
+    let url: URL
+    let index: Int
+    let codec: UInt32
+    let type: Int32
+    let timeBase: (num: Int32, den: Int32)
+    /// The average (or, failing that, the real base) frame rate; `0/0` when unknown.
+    let frameRate: (num: Int32, den: Int32)
 }

@@ -58,12 +58,11 @@ final class MonoAudioDecoder {
 }
 
 extension MonoAudioDecoder {
-    /// Decodes the whole audio stream `streamIndex` of `probed`'s file on its own demuxer (the
-    /// other streams are not even read) and hands the mono samples to `sink` in order.
-    static func decodeAll(
-        probed: InputFile, streamIndex: Int, shouldStop: () -> Bool, into sink: ([Float]) -> Void
-    ) throws {
-        let input = try InputFile.reopen(probed, forStream: streamIndex)
+    /// Decodes the whole audio stream `stream` on its own demuxer (the other streams are not
+    /// even read) and hands the mono samples to `sink` in order.
+    static func decodeAll(_ stream: ProbedStream, shouldStop: () -> Bool, into sink: ([Float]) -> Void) throws {
+        let streamIndex = stream.index
+        let input = try InputFile.reopen(stream)
         input.discardStreams(except: [streamIndex])
         let decoder = try MonoAudioDecoder(input: input, streamIndex: streamIndex)
         let packet = try Packet()
