@@ -79,6 +79,40 @@ import Testing
         #expect(ShotDetector().cuts(changes, gaps: gaps) == [20])
     }
 
+    @Test func candidatesNeedAFullRateLookWhenFramesWereSkipped() {
+        // Every third frame decoded. A cut from a still into fast motion changes the picture no
+        // more than the motion does over three frames (differences saturate): a candidate to
+        // check at full rate, not a confirmed cut.
+        var changes = [Double](repeating: 0, count: 20)
+        let gaps = [Double](repeating: 3, count: 20)
+        for index in 10..<20 { changes[index] = 0.34 }
+        changes[10] = 0.31
+        let candidates = ShotDetector().candidates(changes, gaps: gaps)
+        #expect(candidates.map(\.index) == [10])
+        #expect(candidates.allSatisfy { !$0.confirmed })
+    }
+
+    @Test func saturatedMotionAtMixedGapsIsNoCandidate() {
+        // A picture that changes completely every frame (like cellular automata): changes do not
+        // grow with the gap, so a frame next to its neighbour must not look like a cut just
+        // because its neighbours span four frames.
+        let changes = [0.17, 0.17, 0.145, 0.172, 0.145, 0.171, 0.175, 0.171, 0.143, 0.184, 0.183, 0.178]
+        let gaps: [Double] = [1, 4, 1, 3, 1, 4, 4, 2, 1, 4, 4, 4]
+        #expect(ShotDetector().candidates(changes, gaps: gaps).isEmpty)
+    }
+
+    @Test func aCutRightAfterADecodedFrameIsConfirmed() {
+        // The frame before the cut was decoded (gap 1); the new shot's motion spans four frames.
+        var changes = [Double](repeating: 0.002, count: 16)
+        var gaps = [Double](repeating: 4, count: 16)
+        gaps[8] = 1
+        changes[8] = 0.3
+        for index in 9..<16 { changes[index] = 0.2 }
+        let candidates = ShotDetector().candidates(changes, gaps: gaps)
+        #expect(candidates.map(\.index) == [8])
+        #expect(candidates.first?.confirmed == true)
+    }
+
     @Test func segmentsSplitLongShotsEvenly() {
         let shot = TimeRange(start: .zero, end: MediaTime(value: 10, timescale: 1))
         let pieces = Segmenter(maximumDuration: 4).split([shot])

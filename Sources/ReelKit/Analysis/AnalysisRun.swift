@@ -34,22 +34,17 @@ struct AnalysisRun {
         let gaps = changeTimes.indices.map { index in
             index == 0 ? 1 : (changeTimes[index] - changeTimes[index - 1]).seconds * info.frameRate
         }
-        let cutIndices = detector.cuts(changes, gaps: gaps)
-        let frameDuration = MediaTime(seconds: 1.5 / info.frameRate, timescale: 1_000_000)
-        var boundaries: [ShotBoundary] = []
-        var refined = 0
-        for (position, index) in cutIndices.enumerated() {
-            if shouldCancel() { throw TranscodeCancelled() }
-            var time = changeTimes[index]
-            // Frames were skipped between these two decoded frames: decode them to find the first
-            // frame of the new shot.
-            if changeTimes[index] - changeTimes[index - 1] > frameDuration {
-                time = try refineCut(between: changeTimes[index - 1], and: changeTimes[index])
-                refined += 1
-            }
-            boundaries.append(ShotBoundary(time: time, kind: .cut, transition: nil))
-            progress(0.9 + 0.1 * Double(position + 1) / Double(cutIndices.count))
+        let candidates = detector.candidates(changes, gaps: gaps)
+        if shouldCancel() { throw TranscodeCancelled() }
+        var boundaries = candidates.filter(\.confirmed).map { ShotBoundary(time: changeTimes[$0.index], kind: .cut, transition: nil) }
+        let unsettled = candidates.filter { !$0.confirmed }
+        let refiner = CutRefiner(url: url, detector: detector, shouldCancel: shouldCancel)
+        let settled = try refiner.settle(unsettled.map { CutRefiner.window(around: $0.index, in: changeTimes) }) { [progress] done in
+            progress(0.9 + 0.1 * Double(done) / Double(unsettled.count))
         }
+        boundaries += settled.compactMap { $0.map { ShotBoundary(time: $0, kind: .cut, transition: nil) } }
+        boundaries.sort { $0.time < $1.time }
+        let refined = unsettled.count
         let cutSamples = Set(boundaries.compactMap { boundary in
             frames.firstIndex { $0.time >= boundary.time }
         })
@@ -70,13 +65,6 @@ struct AnalysisRun {
         return VideoAnalysis(
             duration: info.duration > 0 ? info.duration : (end - start).seconds, boundaries: boundaries, shots: shots, segments: segments,
             keyFrame: keyFrame, decodePasses: 1, refinedCuts: refined, sampledFrames: frames.count)
-    }
-
-    /// Decodes the frames between two decoded frames at full rate and returns the time of the
-    /// frame that differs most from the one before it: the first frame of the new shot.
-    private func refineCut(between earlier: MediaTime, and later: MediaTime) throws -> MediaTime {
-        let changes = try AnalysisReader.frameChanges(url: url, from: earlier.seconds - 1e-6, to: later.seconds + 1e-6)
-        return changes.dropFirst().max { $0.change < $1.change }?.time ?? later
     }
 
     /// Sorted boundaries inside the video, at least `minimumGap` apart (cuts win over gradual).

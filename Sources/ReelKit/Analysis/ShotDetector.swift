@@ -51,6 +51,38 @@ struct ShotDetector {
         return cuts
     }
 
+    /// Frames of a coarse pass (`gaps` as in `cuts`) that may start a new shot. A candidate is
+    /// `confirmed` when it passes the adaptive test of `cuts` with no frame skipped before it.
+    /// The others need a full-rate look: those that pass it across skipped frames, and those
+    /// that stand out from one calm side only. Fast motion on the other side can change the
+    /// picture as much as a cut once frames are skipped (differences saturate), so a one-sided
+    /// candidate is compared only with neighbours at least as far apart as itself, unscaled.
+    func candidates(_ changes: [Double], gaps: [Double]) -> [(index: Int, confirmed: Bool)] {
+        guard changes.count > 2 else { return [] }
+        let strict = Set(cuts(changes, gaps: gaps))
+        func gap(_ index: Int) -> Double { max(gaps[index], 1) }
+        func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
+        var found: [(index: Int, confirmed: Bool)] = []
+        for index in 1..<changes.count where changes[index] >= minimumCutChange {
+            if strict.contains(index) {
+                found.append((index, gap(index) <= 1.5))
+                continue
+            }
+            // Right after a cut, the new shot's own motion stands out from the old shot.
+            if strict.contains(index - 1) { continue }
+            func side(_ offsets: ClosedRange<Int>) -> Double? {
+                mean(offsets.compactMap { offset in
+                    let other = index + offset
+                    guard other >= 1, other < changes.count, gap(other) >= gap(index) - 0.5 else { return nil }
+                    return changes[other]
+                })
+            }
+            let calmer = [side(-neighbourWindow...(-1)), side(1...neighbourWindow)].compactMap { $0 }.min()
+            if let calmer, changes[index] >= adaptiveRatio * max(calmer, 0.005) { found.append((index, false)) }
+        }
+        return found
+    }
+
     /// Gradual boundaries from blank runs and slow large changes; `cuts` are sample indices of
     /// hard cuts already found.
     func gradualBoundaries(_ frames: [FrameFeatures], signatures: [[UInt8]], cuts: Set<Int>, span: Int) -> [ShotBoundary] {

@@ -123,7 +123,9 @@ enum AnalysisReader {
     /// The change score of every frame between `start` and `end` seconds at full rate (no
     /// frame skipped), for placing a cut exactly when the main pass skipped frames around it.
     /// Outside the window only the frames the window depends on are decoded.
-    static func frameChanges(url: URL, from start: Double, to end: Double) throws -> [(time: MediaTime, change: Double)] {
+    static func frameChanges(
+        url: URL, from start: Double, to end: Double, shouldCancel: () -> Bool = { false }
+    ) throws -> [(time: MediaTime, change: Double)] {
         let input = try InputFile(url: url)
         guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(videoIndex) else { return [] }
         input.discardStreams(except: [videoIndex])
@@ -133,7 +135,7 @@ enum AnalysisReader {
         var changes: [(time: MediaTime, change: Double)] = []
         var previousGrid: LumaGrid?
         let margin = 1e-3
-        try video.forEachFrame(in: input, beforeSending: { packet in
+        try video.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: { packet in
             let inside = packet.presentationTimestamp.map { pts in
                 let seconds = Double(pts) * timeBase
                 return seconds >= start - margin && seconds <= end + margin
