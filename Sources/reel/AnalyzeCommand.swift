@@ -91,6 +91,8 @@ enum AnalysisReport {
                 .object([("time", JSONValue($0.time.seconds)), ("kind", .string($0.kind.rawValue))])
             })),
             ("analysisTime", JSONValue(elapsed)),
+            ("sampledFrames", JSONValue(analysis.sampledFrames)),
+            ("refinedCuts", JSONValue(analysis.refinedCuts)),
         ])
     }
 

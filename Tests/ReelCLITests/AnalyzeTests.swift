@@ -24,7 +24,10 @@ import Testing
         #expect(run.stderr.isEmpty)
         let object = try run.jsonObject()
         #expect(Set(object.keys) == ["source", "duration", "keyframe", "highlights", "segments", "shots",
-                                     "boundaries", "analysisTime"])
+                                     "boundaries", "analysisTime", "sampledFrames", "refinedCuts"])
+        // 24 s sampled at 6 per second; story's cuts sit on keyframes, so none needs a second look.
+        #expect((object["sampledFrames"] as? Int ?? 0) >= 140)
+        #expect(object["refinedCuts"] as? Int == 0)
         #expect(object["source"] as? String == "story.mp4")
         #expect(abs((object["duration"] as? Double ?? 0) - 24) < 0.05)
         let keyframe = try #require(object["keyframe"] as? [String: Any])

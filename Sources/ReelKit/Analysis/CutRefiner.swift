@@ -27,20 +27,39 @@ struct CutRefiner {
             after: times[index - 1], upTo: times[index])
     }
 
+    /// Windows closer than this share one decode: continuing through the frames between them
+    /// costs about what seeking back to the keyframe before the next one would.
+    static let sharedDecodeGap = 5.0
+
     /// The exact start of the new shot in each window, or `nil` where there is no cut.
-    /// `finished` is called after each window.
+    /// `finished` is called with the number of windows settled so far.
     func settle(_ windows: [Window], finished: @Sendable (Int) -> Void) throws -> [MediaTime?] {
         guard !windows.isEmpty else { return [] }
+        let order = windows.indices.sorted { windows[$0].from < windows[$1].from }
+        var grouping: [[Int]] = []
+        for index in order {
+            if let last = grouping.last?.last, (windows[index].from - windows[last].to).seconds < Self.sharedDecodeGap {
+                grouping[grouping.count - 1].append(index)
+            } else {
+                grouping.append([index])
+            }
+        }
+        let groups = grouping
         let results = Mutex<[MediaTime?]>(Array(repeating: nil, count: windows.count))
         let failure = Mutex<(any Error)?>(nil)
         let done = Atomic<Int>(0)
         let url = self.url, detector = self.detector, shouldCancel = self.shouldCancel
-        DispatchQueue.concurrentPerform(iterations: windows.count) { position in
+        DispatchQueue.concurrentPerform(iterations: groups.count) { position in
             guard failure.withLock({ $0 == nil }) else { return }
+            let group = groups[position].map { windows[$0] }
             do {
-                let found = try Self.cut(in: windows[position], url: url, detector: detector, shouldCancel: shouldCancel)
-                results.withLock { $0[position] = found }
-                finished(done.add(1, ordering: .relaxed).newValue)
+                let frames = try AnalysisReader.frameChanges(
+                    url: url, windows: group.map { ($0.from.seconds - 1e-6)...($0.to.seconds + 1e-6) }, shouldCancel: shouldCancel)
+                let cuts = zip(group, frames).map { Self.cut(in: $0, frames: $1, detector: detector) }
+                results.withLock { results in
+                    for (index, cut) in zip(groups[position], cuts) { results[index] = cut }
+                }
+                finished(done.add(group.count, ordering: .relaxed).newValue)
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
             }
@@ -49,13 +68,9 @@ struct CutRefiner {
         return results.withLock { $0 }
     }
 
-    private static func cut(
-        in window: Window, url: URL, detector: ShotDetector, shouldCancel: @escaping @Sendable () -> Bool
-    ) throws -> MediaTime? {
-        let frames = try AnalysisReader.frameChanges(
-            url: url, from: window.from.seconds - 1e-6, to: window.to.seconds + 1e-6, shouldCancel: shouldCancel)
+    private static func cut(in window: Window, frames: [(time: MediaTime, change: Double)], detector: ShotDetector) -> MediaTime? {
         guard frames.count > 2 else { return nil }
-        // The first frame's change is measured against nothing: leave it out of the test.
+        // The first frame's change is measured against a frame outside the window: leave it out.
         let changes = [0] + frames.dropFirst().map(\.change)
         return detector.cuts(changes)
             .filter { frames[$0].time > window.after && frames[$0].time <= window.upTo }

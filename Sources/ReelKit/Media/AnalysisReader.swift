@@ -34,6 +34,8 @@ struct AnalysisReadout<Sink: AnalysisPictureSink> {
 enum AnalysisReader {
     /// Sample rate of the mono audio handed to `onAudio`.
     static let audioSampleRate: Int32 = 16_000
+    /// Side of the pixel squares averaged into each point of a frame's change grid.
+    static let changePatch = 8
 
     /// Reads the whole file once. `makeSink` is called once per chunk before decoding starts;
     /// each sink then receives its chunk's pictures from one worker. `onAudio` receives the
@@ -120,35 +122,39 @@ enum AnalysisReader {
         return readout
     }
 
-    /// The change score of every frame between `start` and `end` seconds at full rate (no
-    /// frame skipped), for placing a cut exactly when the main pass skipped frames around it.
-    /// Outside the window only the frames the window depends on are decoded.
+    /// The change score of every frame inside each window (seconds, in time order) at full rate,
+    /// for placing cuts exactly where the main pass skipped frames, in one decode from the
+    /// keyframe before the first window. Between windows only the frames the next window
+    /// depends on are decoded.
     static func frameChanges(
-        url: URL, from start: Double, to end: Double, shouldCancel: () -> Bool = { false }
-    ) throws -> [(time: MediaTime, change: Double)] {
+        url: URL, windows: [ClosedRange<Double>], shouldCancel: () -> Bool = { false }
+    ) throws -> [[(time: MediaTime, change: Double)]] {
+        var found = windows.map { _ in [(time: MediaTime, change: Double)]() }
+        guard let first = windows.first, let last = windows.last else { return found }
         let input = try InputFile(url: url)
-        guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(videoIndex) else { return [] }
+        guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(videoIndex) else { return found }
         input.discardStreams(except: [videoIndex])
         let video = try Decoder(input: input, streamIndex: videoIndex, cheap: true, threads: 1)
         let timeBase = av_q2d(stream.pointee.time_base)
-        try input.seek(toSeconds: max(start, 0))
-        var changes: [(time: MediaTime, change: Double)] = []
+        try input.seek(toSeconds: max(first.lowerBound, 0))
         var previousGrid: LumaGrid?
         let margin = 1e-3
+        func window(containing seconds: Double) -> Int? {
+            windows.firstIndex { seconds >= $0.lowerBound - margin && seconds <= $0.upperBound + margin }
+        }
         try video.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: { packet in
-            let inside = packet.presentationTimestamp.map { pts in
-                let seconds = Double(pts) * timeBase
-                return seconds >= start - margin && seconds <= end + margin
-            } ?? true
+            let inside = packet.presentationTimestamp.map { window(containing: Double($0) * timeBase) != nil } ?? true
             video.setSkipFrames(inside ? AVDISCARD_DEFAULT : AVDISCARD_NONREF)
         }) { frame in
-            guard let time = video.time(of: frame), let grid = LumaGrid(frame: frame.pointer) else { return true }
-            if time.seconds > end { return false }
-            if time.seconds >= start { changes.append((time, previousGrid.map { grid.difference(to: $0) } ?? 0)) }
+            guard let time = video.time(of: frame), let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) else { return true }
+            if time.seconds > last.upperBound + margin { return false }
+            if let index = window(containing: time.seconds) {
+                found[index].append((time, previousGrid.map { grid.difference(to: $0) } ?? 0))
+            }
             previousGrid = grid
             return true
         }
-        return changes
+        return found
     }
 
     private static func describe(_ input: InputFile, videoIndex: Int, hasAudio: Bool) -> AnalysisSourceInfo {

@@ -123,6 +123,7 @@ final class AnalysisVideoWorker {
         var lastSlot: Int?
         var checkedStart = false
         var lastPTS: Int64 = 0
+        var lookahead = SkippedFrameLookahead()
         var finished = false
         func drain() throws {
             while !finished, try decoder.receive(into: frame) == .produced {
@@ -141,7 +142,7 @@ final class AnalysisVideoWorker {
                 }
                 let time = MediaTime(value: pts * Int64(decoder.timeBase.num), timescale: decoder.timeBase.den)
                 if frame.isDamaged { result.damagedFrames += 1 }
-                if let grid = LumaGrid(frame: frame.pointer) {
+                if let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) {
                     result.times.append(time)
                     result.changes.append(result.lastGrid.map { grid.difference(to: $0) } ?? 0)
                     if result.firstGrid == nil { result.firstGrid = grid }
@@ -171,6 +172,10 @@ final class AnalysisVideoWorker {
             if stopsAtNextKeyframe, let end = chunk.end, packet.isKeyframe,
                let pts = packet.presentationTimestamp, pts >= end {
                 break
+            }
+            if skipping != .none {
+                decoder.setSkipFrames(lookahead.discard(
+                    forPacketOfSize: Int(packet.pointer.pointee.size), pts: packet.presentationTimestamp, level: skipping.discard))
             }
             do {
                 while try !decoder.send(packet) {
