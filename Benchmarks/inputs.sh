@@ -28,6 +28,20 @@ make_clip() {
     "${cmd[@]}" && mv "$out.tmp.mp4" "$out"
 }
 
+# make_cuts_clip OUT X264PARAMS: the 20-shot cut-accuracy clip (Benchmarks/cuts_clip.py), 1280x720
+# at 30 fps, 59 s; the planted cuts and the dissolve go to OUT without .mp4 plus .cuts.
+make_cuts_clip() {
+    local out=$1 params=$2
+    [ -s "$out" ] && [ -s "${out%.mp4}.cuts" ] && return 0
+    local graph; graph=$(python3 "$BENCH_DIR/cuts_clip.py" 1280 720 30 "${out%.mp4}.cuts")
+    local cmd=(ffmpeg -nostdin -y -v error -filter_complex "$graph" -map "[v]" -map "[a]"
+        -c:v libx264 -preset veryfast -b:v 6M -maxrate 8M -bufsize 12M -x264-params "$params"
+        -pix_fmt yuv420p -c:a aac -b:a 128k -movflags +faststart "$out.tmp.mp4")
+    echo "  making $(basename "$out")" >&2
+    printf '%q ' "${cmd[@]}" | sed "s#$WORK/##g" >> "$WORK/inputs/commands.txt"; echo >> "$WORK/inputs/commands.txt"
+    "${cmd[@]}" && mv "$out.tmp.mp4" "$out"
+}
+
 make_inputs() {
     local dir="$WORK/inputs"
     mkdir -p "$dir"
@@ -36,6 +50,10 @@ make_inputs() {
     make_clip "$dir/src1080p30_20s.mp4" 1920 1080 30 20
     make_clip "$dir/src1080p60_20s.mp4" 1920 1080 60 20
     make_clip "$dir/src720p30_60s.mp4" 1280 720 30 60
+    # x264's defaults put a keyframe on most cuts; without scene-cut detection (as many hardware
+    # encoders) cuts fall on P and B frames inside long GOPs.
+    make_cuts_clip "$dir/cuts720p30_sc.mp4" "keyint=60"
+    make_cuts_clip "$dir/cuts720p30_nosc.mp4" "scenecut=0:keyint=250"
     if [ ! -s "$dir/src720p30_10min.mp4" ]; then
         local cmd=(ffmpeg -nostdin -y -v error -stream_loop 9 -i "$dir/src720p30_60s.mp4" -c copy
             -movflags +faststart "$dir/src720p30_10min.tmp.mp4")

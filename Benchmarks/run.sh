@@ -207,7 +207,7 @@ PY
 # ---------------------------------------------------------------- 3. analysis
 bench_analysis() {
     start_section analysis
-    for clip in src1080p30_60s src720p30_60s; do
+    for clip in src1080p30_60s src720p30_60s cuts720p30_sc cuts720p30_nosc; do
         local in="$IN/$clip.mp4"
         log "analysis $clip ($RUNS runs each, alternately)"
         for ((i = 1; i <= RUNS; i++)); do
@@ -218,9 +218,14 @@ bench_analysis() {
             measure analysis "$clip.scdet" /dev/null ffmpeg -nostdin -nostats -v info -i "$in" \
                 -vf "scdet=threshold=10" -an -f null -
             cp "$RES/analysis.$clip.scdet.stderr" "$OUT/analysis-$clip-scdet.log"
+            # The least decoding any analysis of every GOP can do: I and P frames, no loop filter,
+            # one thread (CPU time is what counts; reel spreads it over the cores).
+            [[ $clip == src* ]] && measure analysis "$clip.floor" /dev/null ffmpeg -nostdin -v error -threads 1 \
+                -skip_loop_filter all -skip_frame bidir -i "$in" -an -f null -
         done
         record analysis "$clip.duration" "$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$in")"
     done
+    record analysis cores "$(nproc)"
     record analysis cmds "reel analyze IN --json --quiet | scenedetect -i IN -q -o DIR detect-adaptive list-scenes -f NAME.csv | ffmpeg -nostdin -nostats -v info -i IN -vf scdet=threshold=10 -an -f null -"
 }
 

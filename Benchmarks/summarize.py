@@ -314,6 +314,26 @@ def cuts_scdet(path):
     return [float(x) for x in re.findall(r"lavfi\.scd\.time: ([0-9.]+)", open(path).read())], []
 
 
+def planted_cuts(clip, dur):
+    """(cuts, gradual spans): from inputs/CLIP.cuts when the clip has one, else D/4, D/2, 3D/4."""
+    path = os.path.join(WORK, "inputs", f"{clip}.cuts")
+    if not os.path.exists(path):
+        return [round(dur / 4 * k, 1) for k in (1, 2, 3)], []
+    cuts, spans = [], []
+    for line in open(path):
+        parts = line.split()
+        if parts and parts[0] == "gradual":
+            spans.append((float(parts[1]), float(parts[2])))
+        elif parts:
+            cuts.append(float(parts[0]))
+    return cuts, spans
+
+
+def outside(found, spans):
+    """Detections that are not inside a planted dissolve (those are neither hits nor errors)."""
+    return [c for c in found if not any(a - TOL <= c <= b + TOL for a, b in spans)]
+
+
 def pr(found, planted):
     matched, used = 0, set()
     for p in planted:
@@ -332,11 +352,11 @@ if not t:
     goals.append(("Analysis >= 3x faster than PySceneDetect, P/R not lower", None, "not run"))
 else:
     rows, rows2 = [], []
-    for clip in ["src1080p30_60s", "src720p30_60s"]:
+    for clip in ["src1080p30_60s", "src720p30_60s", "cuts720p30_sc", "cuts720p30_nosc"]:
         if not runs(t, f"{clip}.reel"):
             continue
         dur = float(f.get(f"{clip}.duration", "60"))
-        planted = [round(dur / 4 * k, 1) for k in (1, 2, 3)]
+        planted, spans = planted_cuts(clip, dur)
         w = {k: med(t, f"{clip}.{k}", "wall") for k in ("reel", "scenedetect", "scdet")}
         c = {k: med(t, f"{clip}.{k}", "cpu") for k in ("reel", "scenedetect", "scdet")}
         r = {k: med(t, f"{clip}.{k}", "rss") for k in ("reel", "scenedetect", "scdet")}
@@ -353,11 +373,27 @@ else:
             except Exception as e:  # noqa: BLE001 - report, do not die
                 rows2.append([clip, k, f"could not parse: {e}", "", "", ""])
                 continue
-            p, rc = pr(cut, planted)
+            p, rc = pr(outside(cut, spans), planted)
             acc[k] = (p, rc)
-            rows2.append([clip, k, ", ".join(f"{x:.3f}" for x in cut) or "none", len(grad),
-                          f"{p:.2f}", f"{rc:.2f}"])
+            if spans:
+                scored = outside(cut, spans)
+                missed = [x for x in planted if not any(abs(c - x) <= TOL for c in scored)]
+                extra = [c for c in scored if not any(abs(c - x) <= TOL for x in planted)]
+                shown = (f"{len(scored)} (+{len(cut) - len(scored)} in the dissolve); missed: "
+                         f"{', '.join(f'{x:.3f}' for x in missed) or 'none'}; extra: "
+                         f"{', '.join(f'{x:.3f}' for x in extra) or 'none'}")
+            else:
+                shown = ", ".join(f"{x:.3f}" for x in cut) or "none"
+            rows2.append([clip, k, shown, len(grad), f"{p:.2f}", f"{rc:.2f}"])
         sp = ratio(w["scenedetect"], w["reel"])
+        if clip.startswith("cuts"):
+            ok_acc = "reel" in acc and "scenedetect" in acc and acc["reel"][0] >= acc["scenedetect"][0] \
+                and acc["reel"][1] >= acc["scenedetect"][1]
+            goals.append((f"Cut accuracy {clip}: precision and recall not lower than PySceneDetect's", ok_acc,
+                          f"reel {acc.get('reel', (0, 0))[0]:.2f}/{acc.get('reel', (0, 0))[1]:.2f} vs PySceneDetect "
+                          f"{acc.get('scenedetect', (0, 0))[0]:.2f}/{acc.get('scenedetect', (0, 0))[1]:.2f} "
+                          f"({len(planted)} cuts); speed {sp:.2f}x" if sp else "failed"))
+            continue
         ok_speed = sp is not None and sp >= 3.0
         ok_acc = "reel" in acc and "scenedetect" in acc and acc["reel"][0] >= acc["scenedetect"][0] \
             and acc["reel"][1] >= acc["scenedetect"][1]
@@ -369,10 +405,32 @@ else:
     md.append(table(["clip", "reel wall", "PySceneDetect wall", "scdet wall", "wall reel/PySD",
                      "wall reel/scdet", "CPU reel/PySD", "CPU reel/scdet", "RSS reel / PySD / scdet"],
                     rows) + "\n")
-    md.append(f"Cut accuracy against the planted cuts at D/4, D/2, 3D/4 (a detection within {TOL} s of a "
-              "planted cut is a hit; each planted cut is matched once). For reel, the `boundaries` of kind "
-              "`cut` are scored; boundaries of other kinds (gradual) are counted separately and not scored.\n")
+    md.append(f"Cut accuracy against the planted cuts (a detection within {TOL} s of a planted cut is a hit; "
+              "each planted cut is matched once). The `src` clips have cuts at D/4, D/2, 3D/4. The `cuts` clips "
+              "(`Benchmarks/cuts_clip.py`) have 18 shots of 3 s and a 1 s dissolve, chosen for what cut "
+              "detectors get wrong: cuts into and out of fast motion, between two framings of one picture, "
+              "between two dim shots, between two busy textures, after a still; `cuts720p30_sc` is encoded "
+              "with x264's scene-cut keyframes, `cuts720p30_nosc` without (`scenecut=0:keyint=250`, so cuts "
+              "fall on P and B frames inside 8 s GOPs, like many hardware encoders). Detections inside the "
+              "dissolve are neither hits nor errors. For reel, the `boundaries` of kind `cut` are scored; "
+              "gradual boundaries are counted separately and not scored.\n")
     md.append(table(["clip", "tool", "cuts found (s)", "reel gradual", "precision", "recall"], rows2) + "\n")
+    floors = []
+    for clip in ["src1080p30_60s", "src720p30_60s"]:
+        fc, pw, rw = med(t, f"{clip}.floor", "cpu"), med(t, f"{clip}.scenedetect", "wall"), med(t, f"{clip}.reel", "wall")
+        if fc and pw and rw:
+            cores = int(f.get("cores", "2"))
+            floors.append([clip, f_s(fc), f_s(fc / cores), f_s(rw), f"{pw / (fc / cores):.2f}x",
+                           f"{pw / rw:.2f}x"])
+    if floors:
+        md.append("The decode floor: the CPU time of `ffmpeg -threads 1 -skip_loop_filter all -skip_frame bidir "
+                  "-i IN -an -f null -`, FFmpeg decoding only the I and P frames without the loop filter, the "
+                  "least any analysis that looks inside every GOP must decode. Spread perfectly over the cores, "
+                  "it bounds how fast reel can be, before reel's own work, its process start (~0.05 s, mostly "
+                  "the dynamic loader's ~180 libraries of FFmpeg's dependencies) and the audio. Where PySceneDetect "
+                  "takes less than 3x the floor, the 3x goal cannot be reached by this design on this machine.\n")
+        md.append(table(["clip", "floor CPU", "floor / cores", "reel wall", "best possible vs PySD",
+                         "reel vs PySD"], floors) + "\n")
     md.append("Commands: `reel analyze IN --json --quiet`; `scenedetect -i IN -q -o DIR detect-adaptive "
               "list-scenes -f NAME.csv` (cut list = first CSV row; PySceneDetect decodes every frame with "
               "OpenCV, default detector settings); `ffmpeg -nostdin -nostats -v info -i IN -vf "
