@@ -21,7 +21,7 @@ ALL=(
   rotated90.mov rotated90.mp4 odd_dims.mkv hdr_hlg.mp4 hdr_pq.mp4
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
-  story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4
+  story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -225,6 +225,14 @@ mk_story_mpeg4_mp4() {
   build story.mp4
   "${FF[@]}" -i "$OUTDIR/story.mp4" -c:v mpeg4 -q:v 4 -bf 2 -g 300 -sc_threshold 1000000000 -threads 1 \
     -c:a copy "${BITEXACT[@]}" "$1"
+}
+
+# story.mp4's picture as HEVC from x265 (4 B frames, GOP 60). x265's P frames refer to B
+# frames, so decoding without B frames is not exact (FFmpeg conceals the missing references).
+mk_story_hevc_mp4() {
+  build story.mp4
+  "${FF[@]}" -i "$OUTDIR/story.mp4" -c:v libx265 -preset veryfast -tag:v hvc1 \
+    -x265-params log-level=error:pools=none:frame-threads=1:keyint=60 -c:a copy "${BITEXACT[@]}" "$1"
 }
 
 mk_audio_only_m4a() {

@@ -67,6 +67,25 @@ import Testing
         }
     }
 
+    @Test func skippingBFramesIsUsedOnlyWhereItIsExact() throws {
+        func stream(_ name: String) throws -> ProbedStream {
+            let input = try InputFile(url: try Fixtures.clip(name))
+            let index = try #require(input.bestVideoStream)
+            return try #require(input.probedStream(index))
+        }
+        // x264: I and P frames never refer to B frames, checked on the moving middle part.
+        let h264 = try stream("story.mp4")
+        #expect(SkipCheck.startingLevel(for: h264, requested: .bidirectional) == .bidirectional)
+        func pts(_ seconds: Double, in stream: ProbedStream) -> Int64 {
+            Int64(seconds * Double(stream.timeBase.den) / Double(max(stream.timeBase.num, 1)))
+        }
+        #expect(try SkipCheck.bidirectionalSkipIsExact(h264, from: pts(6, in: h264), shouldStop: { false }))
+        // x265: P frames refer to B frames; skipping them garbles the moving part.
+        let hevc = try stream("story_hevc.mp4")
+        #expect(SkipCheck.startingLevel(for: hevc, requested: .bidirectional) == .nonReference)
+        #expect(try !SkipCheck.bidirectionalSkipIsExact(hevc, from: pts(6, in: hevc), shouldStop: { false }))
+    }
+
     @Test func longBFrameRunsAreStillSampledAtTheFullRateWithAnExactCut() async throws {
         // Without B frames this clip shows 2 pictures a second; the analysis must notice and
         // decode the chunk again, and place the cut (on a B frame) exactly at frame 120.
@@ -90,7 +109,7 @@ import Testing
         return (cuts, (analysis.segments.last?.timeRange.end.seconds ?? 0) - origin)
     }
 
-    @Test(arguments: ["story.ts", "story.h264", "story_mpeg4.mp4"])
+    @Test(arguments: ["story.ts", "story.h264", "story_mpeg4.mp4", "story_hevc.mp4"])
     func cutsMatchTheIndexedOriginal(_ name: String) async throws {
         let result = try await Self.cutsFromVideoStart(name)
         #expect(result.cuts.count == AnalyzerTests.cuts.count, "cuts \(result.cuts)")

@@ -7,9 +7,11 @@ final class AnalysisJobState: Sendable {
     private struct Shared {
         var nextJob = 0
         var results: [ChunkChanges?]
+        var levels: [FrameSkipping?]
         var covered: [Double]
         var reported = 0.0
         var error: (any Error)?
+        var skipping: FrameSkipping?
     }
 
     private let shared: Mutex<Shared>
@@ -18,7 +20,9 @@ final class AnalysisJobState: Sendable {
     private let progress: @Sendable (Double) -> Void
 
     init(chunkCount: Int, duration: Double, progress: @escaping @Sendable (Double) -> Void) {
-        shared = Mutex(Shared(results: Array(repeating: nil, count: chunkCount), covered: Array(repeating: 0, count: chunkCount)))
+        shared = Mutex(Shared(
+            results: Array(repeating: nil, count: chunkCount), levels: Array(repeating: nil, count: chunkCount),
+            covered: Array(repeating: 0, count: chunkCount)))
         self.duration = duration
         self.progress = progress
     }
@@ -53,9 +57,38 @@ final class AnalysisJobState: Sendable {
         if let fraction { progress(fraction) }
     }
 
-    /// Stores the result of chunk `index`.
-    func finish(chunk index: Int, _ changes: ChunkChanges) {
-        shared.withLock { $0.results[index] = changes }
+    /// The frame skipping a chunk starts with: `requested`, or the fuller level an earlier chunk
+    /// had to fall back to.
+    func skipping(startingAt requested: FrameSkipping) -> FrameSkipping {
+        shared.withLock { $0.skipping } ?? requested
+    }
+
+    /// Records the level a chunk's decode settled on, if it decodes more than the current one.
+    func settle(skipping level: FrameSkipping) {
+        shared.withLock { state in
+            if state.skipping.map({ level.decodes(moreThan: $0) }) ?? true { state.skipping = level }
+        }
+    }
+
+    /// Stores the result of chunk `index`, decoded at `level`.
+    func finish(chunk index: Int, _ changes: ChunkChanges, skipping level: FrameSkipping) {
+        shared.withLock { state in
+            state.results[index] = changes
+            state.levels[index] = level
+        }
+    }
+
+    /// Whether chunk `index` was decoded skipping less than the stream turned out to need.
+    func needsRedo(chunk index: Int) -> Bool {
+        shared.withLock { state in
+            guard let level = state.levels[index], let needed = state.skipping else { return false }
+            return needed.decodes(moreThan: level)
+        }
+    }
+
+    /// Starts handing out jobs from the first again (for a second round).
+    func resetJobs() {
+        shared.withLock { $0.nextJob = 0 }
     }
 
     /// Records a failure (the first one wins) and stops the other workers.

@@ -10,6 +10,16 @@ struct AnalysisSourceInfo: Sendable {
     var videoStart: Double
 }
 
+/// One piece of work of the analysis decode.
+private enum AnalysisJob {
+    /// Whether skipping B frames is exact for this stream (`SkipCheck`).
+    case skipCheck
+    /// The whole audio stream.
+    case audio
+    /// One chunk of the video.
+    case chunk(AnalysisChunk)
+}
+
 /// What one analysis decode produced: per-frame change scores for the whole video, and the
 /// picture sinks of its chunks in time order.
 struct AnalysisReadout<Sink: AnalysisPictureSink> {
@@ -66,45 +76,67 @@ enum AnalysisReader {
             throw FFmpegFailure("av_find_best_stream", message: "no video stream")
         }
         let audioStream = audioIndex.flatMap { input.probedStream($0) }
-        // Job 0 is the audio (quick, so it does not hold up the end), then the chunks, largest
-        // first so the last ones to finish are short and no core idles for long at the end.
-        let jobCount = chunks.count + 1
+        // The skip check and the audio go first (both quick, so they do not hold up the end),
+        // then the chunks, largest first so the last ones to finish are short and no core idles
+        // for long at the end.
         let order = chunks.sorted { $0.estimatedBytes > $1.estimatedBytes }
+        let skipping = SkipCheck.startingLevel(for: videoStream, requested: skipping)
+        let middleKeyframe = chunks.count > 1 ? chunks[chunks.count / 2].start : nil
+        let leading: [AnalysisJob] = (skipping == .bidirectional ? [.skipCheck] : []) + (audioStream != nil ? [.audio] : [])
         // One decoder with FFmpeg's own threads when there is only one chunk.
         let threads: Int32 = chunks.count == 1 ? 0 : 1
-        DispatchQueue.concurrentPerform(iterations: min(workers, jobCount)) { _ in
-            var worker: AnalysisVideoWorker?
-            while let job = state.nextJob(below: jobCount) {
-                do {
-                    if job == 0 {
-                        if let audioStream {
-                            try MonoAudioDecoder.decodeAll(audioStream, shouldStop: stop, into: onAudio)
+        func run(_ jobs: [AnalysisJob]) {
+            state.resetJobs()
+            DispatchQueue.concurrentPerform(iterations: min(workers, jobs.count)) { _ in
+                var worker: AnalysisVideoWorker?
+                while let next = state.nextJob(below: jobs.count) {
+                    do {
+                        switch jobs[next] {
+                        case .skipCheck:
+                            if try !SkipCheck.bidirectionalSkipIsExact(videoStream, from: middleKeyframe, shouldStop: stop) {
+                                state.settle(skipping: .nonReference)
+                            }
+                        case .audio:
+                            if let audioStream { try MonoAudioDecoder.decodeAll(audioStream, shouldStop: stop, into: onAudio) }
+                        case .chunk(let chunk):
+                            let reader = try worker ?? AnalysisVideoWorker(stream: videoStream, threads: threads, width: width, height: height)
+                            worker = reader
+                            let seconds = (chunk.end.map { Double($0) * timeBase } ?? info.videoStart + info.duration) - chunkStarts[chunk.index]
+                            let (changes, level) = try decode(
+                                chunk, seconds: seconds, requested: skipping, reader: reader, sink: sinks[chunk.index]
+                            ) { time in
+                                state.advance(chunk: chunk.index, covered: time - chunkStarts[chunk.index])
+                            }
+                            state.finish(chunk: chunk.index, changes, skipping: level)
                         }
-                        continue
+                    } catch {
+                        state.fail(error)
                     }
-                    let chunk = order[job - 1]
-                    let reader = try worker ?? AnalysisVideoWorker(
-                        stream: videoStream, threads: threads, width: width, height: height)
-                    worker = reader
-                    let sink = sinks[chunk.index]
-                    func read(_ skipping: FrameSkipping) throws -> ChunkChanges {
-                        try reader.read(chunk, skipping: skipping, clock: clock, sink: sink, shouldStop: stop) { time in
-                            state.advance(chunk: chunk.index, covered: time - chunkStarts[chunk.index])
-                        }
-                    }
-                    let seconds = (chunk.end.map { Double($0) * timeBase } ?? info.videoStart + info.duration) - chunkStarts[chunk.index]
-                    var level = skipping
-                    var changes = try read(level)
-                    while !changes.isSufficient(forSeconds: seconds, sampleRate: sampleRate), let fuller = level.fuller {
-                        sink.reset()
-                        level = changes.hasUntimedFrames ? .none : fuller
-                        changes = try read(level)
-                    }
-                    state.finish(chunk: chunk.index, changes)
-                } catch {
-                    state.fail(error)
                 }
             }
+        }
+        @Sendable func decode(
+            _ chunk: AnalysisChunk, seconds: Double, requested: FrameSkipping, reader: AnalysisVideoWorker, sink: Sink,
+            advanced: (Double) -> Void
+        ) throws -> (ChunkChanges, FrameSkipping) {
+            // A stream's structure is the same throughout: once a chunk needed a fuller decode,
+            // the chunks after it start there.
+            var level = state.skipping(startingAt: requested)
+            var changes = try reader.read(chunk, skipping: level, clock: clock, sink: sink, shouldStop: stop, advanced: advanced)
+            while !changes.isSufficient(forSeconds: seconds, sampleRate: sampleRate), let fuller = level.fuller {
+                sink.reset()
+                level = changes.hasUntimedFrames ? .none : fuller
+                changes = try reader.read(chunk, skipping: level, clock: clock, sink: sink, shouldStop: stop, advanced: advanced)
+            }
+            state.settle(skipping: level)
+            return (changes, level)
+        }
+        run(leading + order.map { .chunk($0) })
+        // Chunks that started skipping B frames before the check found that unsafe: again.
+        let redo = order.filter { state.needsRedo(chunk: $0.index) }
+        if !redo.isEmpty, state.firstError == nil {
+            for chunk in redo { sinks[chunk.index].reset() }
+            run(redo.map { .chunk($0) })
         }
         if let error = state.firstError { throw error }
         if shouldCancel() { throw TranscodeCancelled() }
@@ -139,18 +171,18 @@ enum AnalysisReader {
         try input.seek(toSeconds: max(first.lowerBound, 0))
         var previousGrid: LumaGrid?
         let margin = 1e-3
-        func window(containing seconds: Double) -> Int? {
-            windows.firstIndex { seconds >= $0.lowerBound - margin && seconds <= $0.upperBound + margin }
+        func covering(_ seconds: Double) -> [Int] {
+            windows.indices.filter { seconds >= windows[$0].lowerBound - margin && seconds <= windows[$0].upperBound + margin }
         }
         try video.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: { packet in
-            let inside = packet.presentationTimestamp.map { window(containing: Double($0) * timeBase) != nil } ?? true
+            let inside = packet.presentationTimestamp.map { !covering(Double($0) * timeBase).isEmpty } ?? true
             video.setSkipFrames(inside ? AVDISCARD_DEFAULT : AVDISCARD_NONREF)
         }) { frame in
             guard let time = video.time(of: frame), let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) else { return true }
             if time.seconds > last.upperBound + margin { return false }
-            if let index = window(containing: time.seconds) {
-                found[index].append((time, previousGrid.map { grid.difference(to: $0) } ?? 0))
-            }
+            // Windows may overlap: a frame belongs to every window it falls in.
+            let change = previousGrid.map { grid.difference(to: $0) } ?? 0
+            for index in covering(time.seconds) { found[index].append((time, change)) }
             previousGrid = grid
             return true
         }

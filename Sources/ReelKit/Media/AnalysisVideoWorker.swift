@@ -20,6 +20,16 @@ enum FrameSkipping: Sendable {
         }
     }
 
+    /// Whether this level decodes more frames than `other`.
+    func decodes(moreThan other: FrameSkipping) -> Bool {
+        var level = other
+        while let fuller = level.fuller {
+            if fuller == self { return true }
+            level = fuller
+        }
+        return false
+    }
+
     var discard: AVDiscard {
         switch self {
         case .none: AVDISCARD_DEFAULT
