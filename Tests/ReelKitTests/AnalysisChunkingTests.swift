@@ -86,6 +86,22 @@ import Testing
         #expect(try !SkipCheck.bidirectionalSkipIsExact(hevc, from: pts(6, in: hevc), shouldStop: { false }))
     }
 
+    @Test func aFailedSkipCheckRedoesOnlyTheChunksThatSkippedBFrames() {
+        let state = AnalysisJobState(chunkCount: 3, duration: 10, progress: { _ in })
+        state.finish(chunk: 0, ChunkChanges(), skipping: .bidirectional)
+        state.finish(chunk: 1, ChunkChanges(), skipping: .nonReference)
+        #expect(!state.skippedBFramesWrongly(chunk: 0))
+        #expect(state.skipping(startingAt: .bidirectional) == .bidirectional)
+        state.rejectSkippingBFrames()
+        #expect(state.skipping(startingAt: .bidirectional) == .nonReference)
+        state.finish(chunk: 2, ChunkChanges(), skipping: .nonReference)
+        #expect((0..<3).map { state.skippedBFramesWrongly(chunk: $0) } == [true, false, false])
+        // A chunk that needed everything decoded raises the start for the rest, not the other way.
+        state.settle(skipping: FrameSkipping.none)
+        state.rejectSkippingBFrames()
+        #expect(state.skipping(startingAt: .bidirectional) == FrameSkipping.none)
+    }
+
     @Test func longBFrameRunsAreStillSampledAtTheFullRateWithAnExactCut() async throws {
         // Without B frames this clip shows 2 pictures a second; the analysis must notice and
         // decode the chunk again, and place the cut (on a B frame) exactly at frame 120.

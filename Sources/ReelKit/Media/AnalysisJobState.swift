@@ -12,6 +12,7 @@ final class AnalysisJobState: Sendable {
         var reported = 0.0
         var error: (any Error)?
         var skipping: FrameSkipping?
+        var bFramesRejected = false
     }
 
     private let shared: Mutex<Shared>
@@ -78,12 +79,18 @@ final class AnalysisJobState: Sendable {
         }
     }
 
-    /// Whether chunk `index` was decoded skipping less than the stream turned out to need.
-    func needsRedo(chunk index: Int) -> Bool {
+    /// Records that skipping B frames is not exact for this stream: chunks from now on skip only
+    /// non-reference frames.
+    func rejectSkippingBFrames() {
         shared.withLock { state in
-            guard let level = state.levels[index], let needed = state.skipping else { return false }
-            return needed.decodes(moreThan: level)
+            state.bFramesRejected = true
+            if state.skipping.map({ FrameSkipping.nonReference.decodes(moreThan: $0) }) ?? true { state.skipping = .nonReference }
         }
+    }
+
+    /// Whether chunk `index` skipped B frames although the stream turned out not to allow it.
+    func skippedBFramesWrongly(chunk index: Int) -> Bool {
+        shared.withLock { $0.bFramesRejected && $0.levels[index] == .bidirectional }
     }
 
     /// Starts handing out jobs from the first again (for a second round).

@@ -94,7 +94,7 @@ enum AnalysisReader {
                         switch jobs[next] {
                         case .skipCheck:
                             if try !SkipCheck.bidirectionalSkipIsExact(videoStream, from: middleKeyframe, shouldStop: stop) {
-                                state.settle(skipping: .nonReference)
+                                state.rejectSkippingBFrames()
                             }
                         case .audio:
                             if let audioStream { try MonoAudioDecoder.decodeAll(audioStream, shouldStop: stop, into: onAudio) }
@@ -133,7 +133,7 @@ enum AnalysisReader {
         }
         run(leading + order.map { .chunk($0) })
         // Chunks that started skipping B frames before the check found that unsafe: again.
-        let redo = order.filter { state.needsRedo(chunk: $0.index) }
+        let redo = order.filter { state.skippedBFramesWrongly(chunk: $0.index) }
         if !redo.isEmpty, state.firstError == nil {
             for chunk in redo { sinks[chunk.index].reset() }
             run(redo.map { .chunk($0) })
