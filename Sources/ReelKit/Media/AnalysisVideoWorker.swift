@@ -1,44 +1,6 @@
 import CFFmpeg
 import Foundation
 
-/// Which frames an analysis decode may leave undecoded.
-enum FrameSkipping: Sendable {
-    /// Decode every frame.
-    case none
-    /// Skip frames no other frame refers to.
-    case nonReference
-    /// Skip every bidirectionally predicted (B) frame: the cheapest decode that still sees the
-    /// picture several times a GOP, since I and P frames never depend on B frames.
-    case bidirectional
-
-    /// The next level that decodes more frames, `nil` after `.none`.
-    var fuller: FrameSkipping? {
-        switch self {
-        case .bidirectional: .nonReference
-        case .nonReference: FrameSkipping.none
-        case .none: nil
-        }
-    }
-
-    /// Whether this level decodes more frames than `other`.
-    func decodes(moreThan other: FrameSkipping) -> Bool {
-        var level = other
-        while let fuller = level.fuller {
-            if fuller == self { return true }
-            level = fuller
-        }
-        return false
-    }
-
-    var discard: AVDiscard {
-        switch self {
-        case .none: AVDISCARD_DEFAULT
-        case .nonReference: AVDISCARD_NONREF
-        case .bidirectional: AVDISCARD_BIDIR
-        }
-    }
-}
-
 /// Divides the timeline into equal slots; analysis measures the first decoded frame of each.
 struct SampleClock: Sendable {
     let start: Double

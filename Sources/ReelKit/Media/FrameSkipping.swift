@@ -1,6 +1,45 @@
 import CFFmpeg
 import Foundation
 
+/// Which frames an analysis decode may leave undecoded.
+enum FrameSkipping: Sendable {
+    /// Decode every frame.
+    case none
+    /// Skip frames no other frame refers to.
+    case nonReference
+    /// Skip every bidirectionally predicted (B) frame: the cheapest decode that still sees the
+    /// picture several times a GOP. Exact only where no I or P frame refers to a B frame
+    /// (see `SkipCheck`).
+    case bidirectional
+
+    /// The next level that decodes more frames, `nil` after `.none`.
+    var fuller: FrameSkipping? {
+        switch self {
+        case .bidirectional: .nonReference
+        case .nonReference: FrameSkipping.none
+        case .none: nil
+        }
+    }
+
+    /// Whether this level decodes more frames than `other`.
+    func decodes(moreThan other: FrameSkipping) -> Bool {
+        var level = other
+        while let fuller = level.fuller {
+            if fuller == self { return true }
+            level = fuller
+        }
+        return false
+    }
+
+    var discard: AVDiscard {
+        switch self {
+        case .none: AVDISCARD_DEFAULT
+        case .nonReference: AVDISCARD_NONREF
+        case .bidirectional: AVDISCARD_BIDIR
+        }
+    }
+}
+
 /// Decides whether an analysis may skip every B frame of a stream, or only non-reference frames.
 ///
 /// Skipping B frames is exact only when no I or P frame refers to a B frame. In H.264 that is
