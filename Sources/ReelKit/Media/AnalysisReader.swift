@@ -93,9 +93,16 @@ enum AnalysisReader {
                     do {
                         switch jobs[next] {
                         case .skipCheck:
-                            if try !SkipCheck.bidirectionalSkipIsExact(videoStream, from: middleKeyframe, shouldStop: stop) {
-                                state.rejectSkippingBFrames()
+                            // The check only saves work: if it cannot run, skip less.
+                            let exact: Bool
+                            do {
+                                exact = try SkipCheck.bidirectionalSkipIsExact(videoStream, from: middleKeyframe, shouldStop: stop)
+                            } catch is TranscodeCancelled {
+                                throw TranscodeCancelled()
+                            } catch {
+                                exact = false
                             }
+                            if !exact { state.rejectSkippingBFrames() }
                         case .audio:
                             if let audioStream { try MonoAudioDecoder.decodeAll(audioStream, shouldStop: stop, into: onAudio) }
                         case .chunk(let chunk):
