@@ -60,8 +60,12 @@ struct CutRefiner {
                     for (index, cut) in zip(groups[position], cuts) { results[index] = cut }
                 }
                 finished(done.add(group.count, ordering: .relaxed).newValue)
+            } catch is TranscodeCancelled {
+                failure.withLock { if $0 == nil { $0 = TranscodeCancelled() } }
             } catch {
-                failure.withLock { if $0 == nil { $0 = error } }
+                // A window that cannot be decoded (a damaged stretch) settles nothing: its
+                // candidates are dropped rather than failing the whole analysis.
+                finished(done.add(group.count, ordering: .relaxed).newValue)
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
