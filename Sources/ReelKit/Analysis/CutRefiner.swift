@@ -8,6 +8,8 @@ import Synchronization
 struct CutRefiner {
     let url: URL
     let detector: ShotDetector
+    /// Skipping between windows: B frames where that proved exact, else non-reference frames.
+    let skippingBetween: FrameSkipping
     let shouldCancel: @Sendable () -> Bool
 
     /// A candidate's window: the decoded frames around it (full rate) and the span where the
@@ -48,13 +50,14 @@ struct CutRefiner {
         let results = Mutex<[MediaTime?]>(Array(repeating: nil, count: windows.count))
         let failure = Mutex<(any Error)?>(nil)
         let done = Atomic<Int>(0)
-        let url = self.url, detector = self.detector, shouldCancel = self.shouldCancel
+        let url = self.url, detector = self.detector, shouldCancel = self.shouldCancel, between = skippingBetween
         DispatchQueue.concurrentPerform(iterations: groups.count) { position in
             guard failure.withLock({ $0 == nil }) else { return }
             let group = groups[position].map { windows[$0] }
             do {
                 let frames = try AnalysisReader.frameChanges(
-                    url: url, windows: group.map { ($0.from.seconds - 1e-6)...($0.to.seconds + 1e-6) }, shouldCancel: shouldCancel)
+                    url: url, windows: group.map { ($0.from.seconds - 1e-6)...($0.to.seconds + 1e-6) },
+                    skippingBetween: between, shouldCancel: shouldCancel)
                 let cuts = zip(group, frames).map { Self.cut(in: $0, frames: $1, detector: detector) }
                 results.withLock { results in
                     for (index, cut) in zip(groups[position], cuts) { results[index] = cut }

@@ -88,6 +88,9 @@ final class AnalysisJobState: Sendable {
         }
     }
 
+    /// Whether the skip check found skipping B frames inexact.
+    var bFramesWereRejected: Bool { shared.withLock { $0.bFramesRejected } }
+
     /// Whether chunk `index` skipped B frames although the stream turned out not to allow it.
     func skippedBFramesWrongly(chunk index: Int) -> Bool {
         shared.withLock { $0.bFramesRejected && $0.levels[index] == .bidirectional }

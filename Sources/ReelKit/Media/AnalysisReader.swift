@@ -30,6 +30,8 @@ struct AnalysisReadout<Sink: AnalysisPictureSink> {
     var frameChanges: [Double]
     /// One sink per chunk, in time order; each saw the sampled pictures of its chunk.
     var sinks: [Sink]
+    /// Whether skipping B frames proved exact for this stream (a later decode may skip them too).
+    var skipsBFramesExactly: Bool
 }
 
 /// One decode pass for analysis: cheap video decoding (no loop filter, B frames skipped),
@@ -147,7 +149,9 @@ enum AnalysisReader {
         }
         if let error = state.firstError { throw error }
         if shouldCancel() { throw TranscodeCancelled() }
-        var readout = AnalysisReadout(info: info, frameTimes: [], frameChanges: [], sinks: sinks)
+        var readout = AnalysisReadout(
+            info: info, frameTimes: [], frameChanges: [], sinks: sinks,
+            skipsBFramesExactly: skipping == .bidirectional && !state.bFramesWereRejected)
         var previousGrid: LumaGrid?
         for var changes in state.results() {
             // A chunk's first frame is compared with the last frame of the chunk before it.
@@ -164,9 +168,11 @@ enum AnalysisReader {
     /// The change score of every frame inside each window (seconds, in time order) at full rate,
     /// for placing cuts exactly where the main pass skipped frames, in one decode from the
     /// keyframe before the first window. Between windows only the frames the next window
-    /// depends on are decoded.
+    /// depends on are decoded (`between`: non-reference frames skipped, or every B frame where
+    /// that is exact).
     static func frameChanges(
-        url: URL, windows: [ClosedRange<Double>], shouldCancel: () -> Bool = { false }
+        url: URL, windows: [ClosedRange<Double>], skippingBetween between: FrameSkipping = .nonReference,
+        shouldCancel: () -> Bool = { false }
     ) throws -> [[(time: MediaTime, change: Double)]] {
         var found = windows.map { _ in [(time: MediaTime, change: Double)]() }
         guard let first = windows.first, let last = windows.last else { return found }
@@ -183,7 +189,7 @@ enum AnalysisReader {
         }
         try video.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: { packet in
             let inside = packet.presentationTimestamp.map { !covering(Double($0) * timeBase).isEmpty } ?? true
-            video.setSkipFrames(inside ? AVDISCARD_DEFAULT : AVDISCARD_NONREF)
+            video.setSkipFrames(inside ? AVDISCARD_DEFAULT : between.discard)
         }) { frame in
             guard let time = video.time(of: frame), let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) else { return true }
             if time.seconds > last.upperBound + margin { return false }
