@@ -14,29 +14,6 @@ struct CompressionAnalyticsBuilder {
     let content: ContentAdjustment?
     let processingTime: TimeInterval
 
-    /// For a re-encode planned by `decision`.
-    init(source: MediaInfo, output: MediaInfo, decision: CompressionPlanner.Decision, statistics: TranscodeStatistics,
-         content: ContentAdjustment?, processingTime: TimeInterval) {
-        self.init(source: source, output: output, video: decision.video, droppedTracks: decision.droppedTracks,
-                  summary: decision.summary, keptRanges: decision.keptRanges, requestedRanges: decision.keptRanges,
-                  statistics: statistics, content: content, processingTime: processingTime)
-    }
-
-    init(source: MediaInfo, output: MediaInfo, video: StreamInfo, droppedTracks: [DroppedTrack], summary: EncodingSummary?,
-         keptRanges: [TimeRange], requestedRanges: [TimeRange], statistics: TranscodeStatistics,
-         content: ContentAdjustment?, processingTime: TimeInterval) {
-        self.source = source
-        self.output = output
-        self.video = video
-        self.droppedTracks = droppedTracks
-        self.summary = summary
-        self.keptRanges = keptRanges
-        self.requestedRanges = requestedRanges
-        self.statistics = statistics
-        self.content = content
-        self.processingTime = processingTime
-    }
-
     func build() -> CompressionAnalytics {
         let sourcePicture = video.video
         let outputVideo = output.primaryVideo
@@ -70,5 +47,15 @@ struct CompressionAnalyticsBuilder {
             droppedTracks: droppedTracks,
             contentAdjustment: content,
             encoding: summary)
+    }
+}
+
+extension CompressionAnalyticsBuilder {
+    /// For a re-encode planned by `decision`.
+    init(source: MediaInfo, output: MediaInfo, decision: CompressionPlanner.Decision, statistics: TranscodeStatistics,
+         content: ContentAdjustment?, processingTime: TimeInterval) {
+        self.init(source: source, output: output, video: decision.video, droppedTracks: decision.droppedTracks,
+                  summary: decision.summary, keptRanges: decision.keptRanges, requestedRanges: decision.keptRanges,
+                  statistics: statistics, content: content, processingTime: processingTime)
     }
 }
