@@ -39,7 +39,7 @@ struct AnalysisRun {
         var boundaries = candidates.filter(\.confirmed).map { ShotBoundary(time: changeTimes[$0.index], kind: .cut, transition: nil) }
         let unsettled = candidates.filter { !$0.confirmed }
         let refiner = CutRefiner(
-            url: url, detector: detector, skippingBetween: readout.skipsBFramesExactly ? .bidirectional : .nonReference,
+            stream: readout.videoStream, detector: detector, skippingBetween: readout.skipsBFramesExactly ? .bidirectional : .nonReference,
             shouldCancel: shouldCancel)
         let settled = try refiner.settle(unsettled.map { CutRefiner.window(around: $0.index, in: changeTimes) }) { [progress] done in
             progress(0.9 + 0.1 * Double(done) / Double(unsettled.count))

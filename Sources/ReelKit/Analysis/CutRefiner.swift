@@ -6,7 +6,7 @@ import Synchronization
 /// places the cut on its exact frame and rejects motion that only looked like a cut because
 /// frames were skipped. Windows are decoded in parallel, one decoder per core.
 struct CutRefiner {
-    let url: URL
+    let stream: ProbedStream
     let detector: ShotDetector
     /// Skipping between windows: B frames where that proved exact, else non-reference frames.
     let skippingBetween: FrameSkipping
@@ -50,13 +50,13 @@ struct CutRefiner {
         let results = Mutex<[MediaTime?]>(Array(repeating: nil, count: windows.count))
         let failure = Mutex<(any Error)?>(nil)
         let done = Atomic<Int>(0)
-        let url = self.url, detector = self.detector, shouldCancel = self.shouldCancel, between = skippingBetween
+        let stream = self.stream, detector = self.detector, shouldCancel = self.shouldCancel, between = skippingBetween
         DispatchQueue.concurrentPerform(iterations: groups.count) { position in
             guard failure.withLock({ $0 == nil }) else { return }
             let group = groups[position].map { windows[$0] }
             do {
                 let frames = try AnalysisReader.frameChanges(
-                    url: url, windows: group.map { ($0.from.seconds - 1e-6)...($0.to.seconds + 1e-6) },
+                    of: stream, windows: group.map { ($0.from.seconds - 1e-6)...($0.to.seconds + 1e-6) },
                     skippingBetween: between, shouldCancel: shouldCancel)
                 let cuts = zip(group, frames).map { Self.cut(in: $0, frames: $1, detector: detector) }
                 results.withLock { results in

@@ -66,9 +66,7 @@ final class AnalysisJobState: Sendable {
 
     /// Records the level a chunk's decode settled on, if it decodes more than the current one.
     func settle(skipping level: FrameSkipping) {
-        shared.withLock { state in
-            if state.skipping.map({ level.decodes(moreThan: $0) }) ?? true { state.skipping = level }
-        }
+        shared.withLock { $0.skipping = max($0.skipping ?? level, level) }
     }
 
     /// Stores the result of chunk `index`, decoded at `level`.
@@ -82,10 +80,8 @@ final class AnalysisJobState: Sendable {
     /// Records that skipping B frames is not exact for this stream: chunks from now on skip only
     /// non-reference frames.
     func rejectSkippingBFrames() {
-        shared.withLock { state in
-            state.bFramesRejected = true
-            if state.skipping.map({ FrameSkipping.nonReference.decodes(moreThan: $0) }) ?? true { state.skipping = .nonReference }
-        }
+        shared.withLock { $0.bFramesRejected = true }
+        settle(skipping: .nonReference)
     }
 
     /// Whether the skip check found skipping B frames inexact.

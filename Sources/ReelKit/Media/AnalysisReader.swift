@@ -30,6 +30,8 @@ struct AnalysisReadout<Sink: AnalysisPictureSink> {
     var frameChanges: [Double]
     /// One sink per chunk, in time order; each saw the sampled pictures of its chunk.
     var sinks: [Sink]
+    /// The video stream as probed, to open again for a later decode.
+    var videoStream: ProbedStream
     /// Whether skipping B frames proved exact for this stream (a later decode may skip them too).
     var skipsBFramesExactly: Bool
 }
@@ -150,7 +152,7 @@ enum AnalysisReader {
         if let error = state.firstError { throw error }
         if shouldCancel() { throw TranscodeCancelled() }
         var readout = AnalysisReadout(
-            info: info, frameTimes: [], frameChanges: [], sinks: sinks,
+            info: info, frameTimes: [], frameChanges: [], sinks: sinks, videoStream: videoStream,
             skipsBFramesExactly: skipping == .bidirectional && !state.bFramesWereRejected)
         var previousGrid: LumaGrid?
         for var changes in state.results() {
@@ -171,31 +173,30 @@ enum AnalysisReader {
     /// depends on are decoded (`between`: non-reference frames skipped, or every B frame where
     /// that is exact).
     static func frameChanges(
-        url: URL, windows: [ClosedRange<Double>], skippingBetween between: FrameSkipping = .nonReference,
+        of stream: ProbedStream, windows: [ClosedRange<Double>], skippingBetween between: FrameSkipping = .nonReference,
         shouldCancel: () -> Bool = { false }
     ) throws -> [[(time: MediaTime, change: Double)]] {
         var found = windows.map { _ in [(time: MediaTime, change: Double)]() }
         guard let first = windows.first, let last = windows.last else { return found }
-        let input = try InputFile(url: url)
-        guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO), let stream = input.stream(videoIndex) else { return found }
-        input.discardStreams(except: [videoIndex])
-        let video = try Decoder(input: input, streamIndex: videoIndex, cheap: true, threads: 1)
-        let timeBase = av_q2d(stream.pointee.time_base)
+        let input = try InputFile.reopen(stream)
+        let video = try Decoder(input: input, streamIndex: stream.index, cheap: true, threads: 1)
         try input.seek(toSeconds: max(first.lowerBound, 0))
         var previousGrid: LumaGrid?
         let margin = 1e-3
-        func covering(_ seconds: Double) -> [Int] {
-            windows.indices.filter { seconds >= windows[$0].lowerBound - margin && seconds <= windows[$0].upperBound + margin }
+        func isInside(_ seconds: Double, _ window: ClosedRange<Double>) -> Bool {
+            seconds >= window.lowerBound - margin && seconds <= window.upperBound + margin
         }
         try video.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: { packet in
-            let inside = packet.presentationTimestamp.map { !covering(Double($0) * timeBase).isEmpty } ?? true
+            let inside = packet.presentationTimestamp.map { pts in
+                windows.contains { isInside(video.time(ofTimestamp: pts).seconds, $0) }
+            } ?? true
             video.setSkipFrames(inside ? AVDISCARD_DEFAULT : between.discard)
         }) { frame in
             guard let time = video.time(of: frame), let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) else { return true }
             if time.seconds > last.upperBound + margin { return false }
             // Windows may overlap: a frame belongs to every window it falls in.
             let change = previousGrid.map { grid.difference(to: $0) } ?? 0
-            for index in covering(time.seconds) { found[index].append((time, change)) }
+            for index in windows.indices where isInside(time.seconds, windows[index]) { found[index].append((time, change)) }
             previousGrid = grid
             return true
         }

@@ -54,7 +54,7 @@ final class AnalysisVideoWorker {
     /// A worker on its own demuxer for the video stream `stream`.
     init(stream: ProbedStream, threads: Int32, width: Int, height: Int) throws(FFmpegFailure) {
         let videoIndex = stream.index
-        input = try Self.open(stream)
+        input = try InputFile.reopen(stream)
         self.stream = stream
         decoder = try Decoder(input: input, streamIndex: videoIndex, cheap: true, threads: threads)
         downscaler = try Downscaler(width: width, height: height)
@@ -68,14 +68,9 @@ final class AnalysisVideoWorker {
     }
 
     /// Decodes `chunk`, leaving out the frames `skipping` allows. Every decoded frame gets a
-    /// change score against the previous one (point samples, no scaling), and the first frame
-    /// of each `clock` slot is shrunk for `sink`. `advanced` receives the time reached, in seconds.
-    private static func open(_ stream: ProbedStream) throws(FFmpegFailure) -> InputFile {
-        let input = try InputFile.reopen(stream)
-        input.discardStreams(except: [stream.index])
-        return input
-    }
-
+    /// change score against the previous one (a grid of patch means, no scaling), and the first
+    /// frame of each `clock` slot is shrunk for `sink`. `advanced` receives the time reached,
+    /// in seconds.
     func read(
         _ chunk: AnalysisChunk, skipping: FrameSkipping, clock: SampleClock, sink: some AnalysisPictureSink,
         shouldStop: () -> Bool, advanced: (Double) -> Void
@@ -85,7 +80,7 @@ final class AnalysisVideoWorker {
             decoder.flushBuffers()
         } else if used {
             // Back to the beginning on a fresh demuxer: files without an index may not seek.
-            input = try Self.open(stream)
+            input = try InputFile.reopen(stream)
             decoder.flushBuffers()
         }
         used = true
@@ -112,7 +107,7 @@ final class AnalysisVideoWorker {
                     finished = true
                     return
                 }
-                let time = MediaTime(value: pts * Int64(decoder.timeBase.num), timescale: decoder.timeBase.den)
+                let time = decoder.time(ofTimestamp: pts)
                 if frame.isDamaged { result.damagedFrames += 1 }
                 if let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) {
                     result.times.append(time)

@@ -38,6 +38,11 @@ extension Decoder {
 
     /// The presentation time of a frame this decoder produced.
     func time(of frame: Frame) -> MediaTime? {
-        frame.presentationTimestamp.map { MediaTime(value: $0 * Int64(timeBase.num), timescale: timeBase.den) }
+        frame.presentationTimestamp.map(time(ofTimestamp:))
+    }
+
+    /// A timestamp in this decoder's stream time base, as a time.
+    func time(ofTimestamp pts: Int64) -> MediaTime {
+        MediaTime(value: pts * Int64(timeBase.num), timescale: timeBase.den)
     }
 }

@@ -1,35 +1,22 @@
 import CFFmpeg
 import Foundation
 
-/// Which frames an analysis decode may leave undecoded.
-enum FrameSkipping: Sendable {
-    /// Decode every frame.
-    case none
-    /// Skip frames no other frame refers to.
-    case nonReference
+/// Which frames an analysis decode may leave undecoded, ordered by how much is decoded: a
+/// greater level decodes more.
+enum FrameSkipping: Int, Sendable, Comparable {
     /// Skip every bidirectionally predicted (B) frame: the cheapest decode that still sees the
     /// picture several times a GOP. Exact only where no I or P frame refers to a B frame
     /// (see `SkipCheck`).
     case bidirectional
+    /// Skip frames no other frame refers to.
+    case nonReference
+    /// Decode every frame.
+    case none
 
     /// The next level that decodes more frames, `nil` after `.none`.
-    var fuller: FrameSkipping? {
-        switch self {
-        case .bidirectional: .nonReference
-        case .nonReference: FrameSkipping.none
-        case .none: nil
-        }
-    }
+    var fuller: FrameSkipping? { FrameSkipping(rawValue: rawValue + 1) }
 
-    /// Whether this level decodes more frames than `other`.
-    func decodes(moreThan other: FrameSkipping) -> Bool {
-        var level = other
-        while let fuller = level.fuller {
-            if fuller == self { return true }
-            level = fuller
-        }
-        return false
-    }
+    static func < (lhs: FrameSkipping, rhs: FrameSkipping) -> Bool { lhs.rawValue < rhs.rawValue }
 
     var discard: AVDiscard {
         switch self {
@@ -71,7 +58,6 @@ enum SkipCheck {
         of stream: ProbedStream, from keyframe: Int64?, skipping: FrameSkipping, shouldStop: () -> Bool
     ) throws -> [Int64: LumaGrid] {
         let input = try InputFile.reopen(stream)
-        input.discardStreams(except: [stream.index])
         if let keyframe { try input.seek(stream: stream.index, toTimestamp: keyframe) }
         let decoder = try Decoder(input: input, streamIndex: stream.index, cheap: true, threads: 1)
         decoder.setSkipFrames(skipping.discard)

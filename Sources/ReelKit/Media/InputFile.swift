@@ -52,15 +52,19 @@ final class InputFile {
             timeBase: (stream.time_base.num, stream.time_base.den), frameRate: (rate.num, rate.den))
     }
 
-    /// Opens the file of `probed` again for another reader of that stream, skipping the probe
-    /// when the container header alone describes the stream as probing did.
+    /// Opens the file of `probed` again for another reader of that stream alone (the demuxer
+    /// skips the others), skipping the probe when the container header alone describes the
+    /// stream as probing did.
     static func reopen(_ probed: ProbedStream) throws(FFmpegFailure) -> InputFile {
         let quick = try InputFile(url: probed.url, probing: false)
-        guard let stream = quick.stream(probed.index)?.pointee, let parameters = stream.codecpar?.pointee,
-              parameters.codec_id.rawValue == probed.codec, parameters.codec_type.rawValue == probed.type,
-              stream.time_base.num == probed.timeBase.num, stream.time_base.den == probed.timeBase.den
-        else { return try InputFile(url: probed.url) }
-        return quick
+        let matches = quick.stream(probed.index).map { stream in
+            guard let parameters = stream.pointee.codecpar?.pointee else { return false }
+            return parameters.codec_id.rawValue == probed.codec && parameters.codec_type.rawValue == probed.type
+                && stream.pointee.time_base.num == probed.timeBase.num && stream.pointee.time_base.den == probed.timeBase.den
+        } ?? false
+        let input = matches ? quick : try InputFile(url: probed.url)
+        input.discardStreams(except: [probed.index])
+        return input
     }
 
     /// FFmpeg's choice of video stream, if the file has one.

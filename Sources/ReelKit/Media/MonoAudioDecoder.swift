@@ -63,7 +63,6 @@ extension MonoAudioDecoder {
     static func decodeAll(_ stream: ProbedStream, shouldStop: () -> Bool, into sink: ([Float]) -> Void) throws {
         let streamIndex = stream.index
         let input = try InputFile.reopen(stream)
-        input.discardStreams(except: [streamIndex])
         let decoder = try MonoAudioDecoder(input: input, streamIndex: streamIndex)
         let packet = try Packet()
         while try input.read(into: packet) {
