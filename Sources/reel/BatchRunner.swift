@@ -92,8 +92,8 @@ struct BatchRunner: Sendable {
         switch config.trim {
         case .ranges(let ranges):
             return ranges.map { min($0.end.seconds, info.duration) - $0.start.seconds }.reduce(0, +)
-        case .highlights(let options):
-            return options.maximumDuration.map { min($0, info.duration) }
+        case .planned(let planner):
+            return planner.maximumDuration.map { min($0, info.duration) }
         case .whole:
             let start = config.trimStartTime?.seconds ?? 0
             let end = min(config.trimEndTime?.seconds ?? info.duration, info.duration)

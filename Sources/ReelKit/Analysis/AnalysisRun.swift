@@ -7,7 +7,7 @@ struct AnalysisRun {
     let shouldCancel: @Sendable () -> Bool
     let progress: @Sendable (Double) -> Void
 
-    func run() throws -> VideoAnalysis {
+    func run() throws(MediaFailure) -> VideoAnalysis {
         let audio = AudioFeatureCollector(sampleRate: Double(AnalysisReader.audioSampleRate))
         let readout = try AnalysisReader.read(
             url: url, sampleRate: options.sampleRate, width: options.analysisWidth, height: options.analysisHeight,
@@ -20,7 +20,7 @@ struct AnalysisRun {
         let frames = sampled.features, signatures = sampled.signatures
         let changeTimes = readout.frameTimes, changes = readout.frameChanges
         guard !frames.isEmpty else {
-            throw FFmpegFailure("decode", message: "no video frame could be decoded")
+            throw .failed(.decode, operation: "decode", message: "no video frame could be decoded", code: nil)
         }
         let start = MediaTime(seconds: info.videoStart, timescale: 1_000_000)
         // The container's end, unless frames run past it (or it is unknown): then one nominal
@@ -35,7 +35,7 @@ struct AnalysisRun {
             index == 0 ? 1 : (changeTimes[index] - changeTimes[index - 1]).seconds * info.frameRate
         }
         let candidates = detector.candidates(changes, gaps: gaps)
-        if shouldCancel() { throw TranscodeCancelled() }
+        if shouldCancel() { throw .cancelled }
         var boundaries = candidates.filter(\.confirmed).map { ShotBoundary(time: changeTimes[$0.index], kind: .cut, transition: nil) }
         let unsettled = candidates.filter { !$0.confirmed }
         let refiner = CutRefiner(

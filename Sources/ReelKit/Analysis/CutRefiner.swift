@@ -35,7 +35,7 @@ struct CutRefiner {
 
     /// The exact start of the new shot in each window, or `nil` where there is no cut.
     /// `finished` is called with the number of windows settled so far.
-    func settle(_ windows: [Window], finished: @Sendable (Int) -> Void) throws -> [MediaTime?] {
+    func settle(_ windows: [Window], finished: @Sendable (Int) -> Void) throws(MediaFailure) -> [MediaTime?] {
         guard !windows.isEmpty else { return [] }
         let order = windows.indices.sorted { windows[$0].from < windows[$1].from }
         var grouping: [[Int]] = []
@@ -48,13 +48,13 @@ struct CutRefiner {
         }
         let groups = grouping
         let results = Mutex<[MediaTime?]>(Array(repeating: nil, count: windows.count))
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = Mutex<MediaFailure?>(nil)
         let done = Atomic<Int>(0)
         let stream = self.stream, detector = self.detector, shouldCancel = self.shouldCancel, between = skippingBetween
         DispatchQueue.concurrentPerform(iterations: groups.count) { position in
             guard failure.withLock({ $0 == nil }) else { return }
             let group = groups[position].map { windows[$0] }
-            do {
+            do throws(MediaFailure) {
                 let frames = try AnalysisReader.frameChanges(
                     of: stream, windows: group.map { ($0.from.seconds - 1e-6)...($0.to.seconds + 1e-6) },
                     skippingBetween: between, shouldCancel: shouldCancel)
@@ -63,8 +63,8 @@ struct CutRefiner {
                     for (index, cut) in zip(groups[position], cuts) { results[index] = cut }
                 }
                 finished(done.add(group.count, ordering: .relaxed).newValue)
-            } catch is TranscodeCancelled {
-                failure.withLock { if $0 == nil { $0 = TranscodeCancelled() } }
+            } catch .cancelled {
+                failure.withLock { if $0 == nil { $0 = .cancelled } }
             } catch {
                 // A window that cannot be decoded (a damaged stretch) settles nothing: its
                 // candidates are dropped rather than failing the whole analysis.

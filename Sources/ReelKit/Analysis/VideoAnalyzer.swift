@@ -76,7 +76,7 @@ public final class VideoAnalyzer: Sendable {
         let flag = CancellationFlag()
         passes.add(1, ordering: .relaxed)
         let result = try await BlockingWork.run(flag: flag) { () throws(ReelError) -> VideoAnalysis in
-            try translatingFailures(source: url, output: url) {
+            try translatingFailures(source: url, output: url) { () throws(MediaFailure) in
                 try AnalysisRun(url: url, options: options, shouldCancel: { flag.isRaised },
                                 progress: { reporter.report($0) }).run()
             }

@@ -35,7 +35,7 @@ public struct CompressionConfig: Sendable, Equatable {
     /// End of the kept part of the source (nil = its end). Frame-accurate.
     public var trimEndTime: MediaTime?
     /// Which parts of the source to keep: all of it (then `trimStartTime`/`trimEndTime` may
-    /// cut one range), a list of ranges, or the analyzer's highlights.
+    /// cut one range), a list of ranges, or ranges a planner works out (a highlight reel).
     public var trim: TrimSelection = .whole
     /// Seconds of crossfade (picture dissolve and sound crossfade) at each join between kept
     /// ranges; 0 cuts with short audio fades. A join is cut plainly when the range before it

@@ -13,7 +13,7 @@ struct CompressionJob: Sendable {
         try config.validate()
         let info = try MediaInfo.probe(source)
         guard info.primaryVideo != nil else { throw .missingVideoTrack(source) }
-        let location = try OutputLocation.resolve(for: source, config: config)
+        let location = try config.outputLocation(for: source)
         if flag.isRaised { throw .cancelled }
         if config.streamCopy {
             do throws(ReelError) {
@@ -30,7 +30,7 @@ struct CompressionJob: Sendable {
             let decision = try CompressionPlanner(source: info, config: config, reducer: reducer, content: content)
                 .decide(outputPath: location.temporaryURL.path)
             let transcodeProgress = progress.phase(from: 0.03, to: 0.97)
-            let statistics = try translatingFailures(source: source, output: location.temporaryURL) {
+            let statistics = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
                 try Transcoder(plan: decision.plan, shouldCancel: { flag.isRaised },
                                progress: transcodeProgress).run()
             }
@@ -54,11 +54,20 @@ struct CompressionJob: Sendable {
         guard config.contentAwareOptimization, let video = info.primaryVideoStreamIndex else { return nil }
         let ranges = try CompressionPlanner(source: info, config: config, reducer: reducer, content: nil).keptRanges()
         let start = ranges.map(\.start).min() ?? .zero, end = ranges.map(\.end).max() ?? .zero
-        let profile = try translatingFailures(source: source, output: source) {
+        let profile = try translatingFailures(source: source, output: source) { () throws(MediaFailure) in
             try ContentSampler.measure(url: source, streamIndex: video, start: start.seconds,
                                        end: end.seconds, shouldCancel: { flag.isRaised })
         }
         progress.report(0.03)
         return ContentAwareTuning.adjustment(for: profile)
+    }
+}
+
+extension CompressionConfig {
+    /// Where the output of `source` goes: `outputURL`, or a generated name in `outputDirectory`.
+    func outputLocation(for source: URL) throws(ReelError) -> OutputLocation {
+        let finalURL = outputURL
+            ?? OutputLocation.generatedURL(for: source, in: outputDirectory, fileExtension: fileType.fileExtension)
+        return try OutputLocation.resolve(for: source, finalURL: finalURL)
     }
 }

@@ -89,8 +89,8 @@ struct CompressionPlanner {
             return [try trimmedRange()]
         case .ranges(let ranges):
             return try listedRanges(ranges)
-        case .highlights:
-            throw .invalidConfiguration("highlight trimming must be resolved to ranges before planning")
+        case .planned:
+            throw .invalidConfiguration("planned trimming must be resolved to ranges before planning")
         }
     }
 

@@ -14,7 +14,7 @@ struct StreamCopyJob {
         let planner = CompressionPlanner(source: info, config: config, reducer: ReduceFrameEvenlySpaced(), content: nil)
         let requested = try planner.keptRanges()
         let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)
-        let keyframes = try translatingFailures(source: source, output: location.temporaryURL) {
+        let keyframes = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
             try StreamCopier.keyframeTimes(url: source, streamIndex: video.index, shouldCancel: { flag.isRaised })
         }
         let end = MediaTime(seconds: info.startTime + info.duration, timescale: 1_000_000)
@@ -25,7 +25,7 @@ struct StreamCopyJob {
             videoStreamIndex: video.index, audioStreamIndex: keepsAudio ? info.primaryAudioStreamIndex : nil,
             ranges: snapped)
         let copyProgress = progress.phase(from: 0.02, to: 0.97)
-        let packets = try translatingFailures(source: source, output: location.temporaryURL) {
+        let packets = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
             try StreamCopier(plan: plan, shouldCancel: { flag.isRaised }, progress: copyProgress).run()
         }
         if flag.isRaised { throw .cancelled }

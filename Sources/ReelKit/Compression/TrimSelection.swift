@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which parts of a source a compression keeps.
 public enum TrimSelection: Sendable, Equatable {
     /// The whole source (or the one range of `trimStartTime`/`trimEndTime`).
@@ -5,32 +7,36 @@ public enum TrimSelection: Sendable, Equatable {
     /// These source ranges, in the order given, joined end to end. They must lie inside the
     /// source, be non-empty and not overlap.
     case ranges([TimeRange])
-    /// The analyzer's highlights, as a highlight reel.
-    case highlights(HighlightReelOptions)
+    /// Ranges a planner works out when the compression starts, such as a highlight reel
+    /// (`TrimSelection.highlights(_:)`), which needs the video analyzed first.
+    case planned(any TrimPlanner)
+
+    public static func == (lhs: TrimSelection, rhs: TrimSelection) -> Bool {
+        switch (lhs, rhs) {
+        case (.whole, .whole): return true
+        case (.ranges(let left), .ranges(let right)): return left == right
+        case (.planned(let left), .planned(let right)): return left.isEqual(to: right)
+        default: return false
+        }
+    }
 }
 
-/// How a highlight reel is cut from the analyzer's results.
-public struct HighlightReelOptions: Sendable, Equatable {
-    /// The longest the reel may be, in seconds; `nil` keeps every highlight. With a budget the
-    /// most engaging segments are taken first until it is filled, then put back in time order.
-    public var maximumDuration: Double?
-    /// Segments below this level are never used; `nil` uses the highlights' own threshold
-    /// (without a budget) or takes any level (with one).
-    public var minimumLevel: Float?
-    /// Shortest range kept, in seconds; shorter picks are widened around their middle.
-    public var minimumRangeDuration: Double
-    /// Range edges within this many seconds of a shot boundary move onto it.
-    public var snapDistance: Double
-    /// An analysis of this source to reuse; `nil` runs the analyzer first.
-    public var analysis: VideoAnalysis?
+/// Works out which source ranges a compression keeps, when that takes work of its own (an
+/// analysis, for example). The compressor calls it first, then encodes the ranges it returns.
+public protocol TrimPlanner: Sendable {
+    /// The share (0...1) of the compression's progress that planning takes.
+    var progressShare: Double { get }
+    /// The longest the kept ranges may last in total, in seconds, when known before planning.
+    var maximumDuration: Double? { get }
+    /// The source ranges to keep, in output order. Cancelling the task stops it with `.cancelled`.
+    func ranges(
+        of source: URL, progressHandler: @escaping @Sendable (Double) -> Void
+    ) async throws(ReelError) -> [TimeRange]
+    /// Whether `other` plans the same ranges (so `CompressionConfig` stays `Equatable`).
+    func isEqual(to other: any TrimPlanner) -> Bool
+}
 
-    /// Creates highlight reel options.
-    public init(maximumDuration: Double? = nil, minimumLevel: Float? = nil, minimumRangeDuration: Double = 1.5,
-                snapDistance: Double = 0.5, analysis: VideoAnalysis? = nil) {
-        self.maximumDuration = maximumDuration
-        self.minimumLevel = minimumLevel
-        self.minimumRangeDuration = minimumRangeDuration
-        self.snapDistance = snapDistance
-        self.analysis = analysis
-    }
+extension TrimPlanner where Self: Equatable {
+    /// Equal when `other` is the same type with equal values.
+    public func isEqual(to other: any TrimPlanner) -> Bool { (other as? Self) == self }
 }

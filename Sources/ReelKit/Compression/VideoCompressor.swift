@@ -7,12 +7,9 @@ import Synchronization
 /// the calling Swift task stops that compression alone.
 public final class VideoCompressor: Sendable {
     private let running = Mutex<[UUID: CancellationFlag]>([:])
-    private let analyzer: VideoAnalyzer
 
-    /// Creates a compressor; highlight reels use `analyzer` (default: the shared one).
-    public init(analyzer: VideoAnalyzer = .shared) {
-        self.analyzer = analyzer
-    }
+    /// Creates a compressor.
+    public init() {}
 
     /// Compresses `source` with a preset.
     public func compressVideo(
@@ -42,18 +39,37 @@ public final class VideoCompressor: Sendable {
         let reporter = ProgressReporter(progressHandler)
         var config = config
         var encodingProgress = reporter
-        if case .highlights(let options) = config.trim {
-            // Analysis first (a third of the progress), unless an analysis was passed in.
-            let analysisShare = options.analysis == nil ? 0.3 : 0
-            encodingProgress = reporter.subrange(from: analysisShare, to: 1)
-            config.trim = .ranges(try await HighlightReelResolver(
-                source: source, options: options, analyzer: analyzer, flag: flag,
-                progress: reporter.subrange(from: 0, to: analysisShare)
-            ).ranges())
+        if case .planned(let planner) = config.trim {
+            // Planning first (an analysis, say), in its share of the progress.
+            let share = min(max(planner.progressShare, 0), 1)
+            encodingProgress = reporter.subrange(from: share, to: 1)
+            config.trim = .ranges(try await Self.plan(
+                planner, source: source, flag: flag, progress: reporter.subrange(from: 0, to: share)))
         }
         let job = CompressionJob(source: source, config: config, reducer: frameReducer,
                                  progress: encodingProgress, flag: flag)
         return try await BlockingWork.run(flag: flag) { () throws(ReelError) in try job.run() }
+    }
+
+    /// Runs `planner` for `source`; `cancel()` (through `flag`) or cancelling the task stops it.
+    private static func plan(
+        _ planner: any TrimPlanner, source: URL, flag: CancellationFlag, progress: ProgressReporter
+    ) async throws(ReelError) -> [TimeRange] {
+        let task = Task { () async throws(ReelError) -> [TimeRange] in
+            try await planner.ranges(of: source) { progress.report($0) }
+        }
+        flag.onRaise { task.cancel() }
+        let outcome = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        if flag.isRaised { throw .cancelled }
+        switch outcome {
+        case .success(let ranges): return ranges
+        case .failure(let error as ReelError): throw error
+        case .failure: throw .cancelled
+        }
     }
 
     /// Stops every compression running on this instance; each throws `ReelError.cancelled`

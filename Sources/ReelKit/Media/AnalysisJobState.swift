@@ -10,7 +10,7 @@ final class AnalysisJobState: Sendable {
         var levels: [FrameSkipping?]
         var covered: [Double]
         var reported = 0.0
-        var error: (any Error)?
+        var error: MediaFailure?
         var skipping: FrameSkipping?
         var bFramesRejected = false
     }
@@ -32,7 +32,7 @@ final class AnalysisJobState: Sendable {
     var failed: Bool { stopped.load(ordering: .relaxed) }
 
     /// The first failure, if any.
-    var firstError: (any Error)? { shared.withLock { $0.error } }
+    var firstError: MediaFailure? { shared.withLock { $0.error } }
 
     /// Takes the next job index below `count`, or `nil` when none is left or a worker failed.
     func nextJob(below count: Int) -> Int? {
@@ -98,7 +98,7 @@ final class AnalysisJobState: Sendable {
     }
 
     /// Records a failure (the first one wins) and stops the other workers.
-    func fail(_ error: any Error) {
+    func fail(_ error: MediaFailure) {
         shared.withLock { state in
             if state.error == nil { state.error = error }
         }

@@ -61,11 +61,9 @@ enum AnalysisReader {
         progress: @escaping @Sendable (Double) -> Void,
         makeSink: () -> Sink,
         onAudio: @escaping @Sendable ([Float]) -> Void
-    ) throws -> AnalysisReadout<Sink> {
+    ) throws(MediaFailure) -> AnalysisReadout<Sink> {
         let input = try InputFile(url: url)
-        guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO) else {
-            throw FFmpegFailure("av_find_best_stream", message: "no video stream")
-        }
+        guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .noVideoStream }
         let audioIndex = input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: videoIndex)
         let info = describe(input, videoIndex: videoIndex, hasAudio: audioIndex != nil)
         let workers = max(requestedWorkers ?? ProcessInfo.processInfo.activeProcessorCount, 1)
@@ -76,9 +74,7 @@ enum AnalysisReader {
         let clock = SampleClock(start: info.videoStart, rate: max(sampleRate, 0.1))
         let state = AnalysisJobState(chunkCount: chunks.count, duration: info.duration, progress: progress)
         let stop: @Sendable () -> Bool = { state.failed || shouldCancel() }
-        guard let videoStream = input.probedStream(videoIndex) else {
-            throw FFmpegFailure("av_find_best_stream", message: "no video stream")
-        }
+        guard let videoStream = input.probedStream(videoIndex) else { throw .noVideoStream }
         let audioStream = audioIndex.flatMap { input.probedStream($0) }
         // The skip check and the audio go first (both quick, so they do not hold up the end),
         // then the chunks, largest first so the last ones to finish are short and no core idles
@@ -94,15 +90,15 @@ enum AnalysisReader {
             DispatchQueue.concurrentPerform(iterations: min(workers, jobs.count)) { _ in
                 var worker: AnalysisVideoWorker?
                 while let next = state.nextJob(below: jobs.count) {
-                    do {
+                    do throws(MediaFailure) {
                         switch jobs[next] {
                         case .skipCheck:
                             // The check only saves work: if it cannot run, skip less.
                             let exact: Bool
-                            do {
+                            do throws(MediaFailure) {
                                 exact = try SkipCheck.bidirectionalSkipIsExact(videoStream, from: middleKeyframe, shouldStop: stop)
-                            } catch is TranscodeCancelled {
-                                throw TranscodeCancelled()
+                            } catch .cancelled {
+                                throw .cancelled
                             } catch {
                                 exact = false
                             }
@@ -110,8 +106,13 @@ enum AnalysisReader {
                         case .audio:
                             if let audioStream { try MonoAudioDecoder.decodeAll(audioStream, shouldStop: stop, into: onAudio) }
                         case .chunk(let chunk):
-                            let reader = try worker ?? AnalysisVideoWorker(stream: videoStream, threads: threads, width: width, height: height)
-                            worker = reader
+                            let reader: AnalysisVideoWorker
+                            if let worker {
+                                reader = worker
+                            } else {
+                                reader = try AnalysisVideoWorker(stream: videoStream, threads: threads, width: width, height: height)
+                                worker = reader
+                            }
                             let seconds = (chunk.end.map { Double($0) * timeBase } ?? info.videoStart + info.duration) - chunkStarts[chunk.index]
                             let (changes, level) = try decode(
                                 chunk, seconds: seconds, requested: skipping, reader: reader, sink: sinks[chunk.index]
@@ -129,7 +130,7 @@ enum AnalysisReader {
         @Sendable func decode(
             _ chunk: AnalysisChunk, seconds: Double, requested: FrameSkipping, reader: AnalysisVideoWorker, sink: Sink,
             advanced: (Double) -> Void
-        ) throws -> (ChunkChanges, FrameSkipping) {
+        ) throws(MediaFailure) -> (ChunkChanges, FrameSkipping) {
             // A stream's structure is the same throughout: once a chunk needed a fuller decode,
             // the chunks after it start there.
             var level = state.skipping(startingAt: requested)
@@ -150,7 +151,7 @@ enum AnalysisReader {
             run(redo.map { .chunk($0) })
         }
         if let error = state.firstError { throw error }
-        if shouldCancel() { throw TranscodeCancelled() }
+        if shouldCancel() { throw .cancelled }
         var readout = AnalysisReadout(
             info: info, frameTimes: [], frameChanges: [], sinks: sinks, videoStream: videoStream,
             skipsBFramesExactly: skipping == .bidirectional && !state.bFramesWereRejected)
@@ -175,7 +176,7 @@ enum AnalysisReader {
     static func frameChanges(
         of stream: ProbedStream, windows: [ClosedRange<Double>], skippingBetween between: FrameSkipping = .nonReference,
         shouldCancel: () -> Bool = { false }
-    ) throws -> [[(time: MediaTime, change: Double)]] {
+    ) throws(MediaFailure) -> [[(time: MediaTime, change: Double)]] {
         var found = windows.map { _ in [(time: MediaTime, change: Double)]() }
         guard let first = windows.first, let last = windows.last else { return found }
         let input = try InputFile.reopen(stream)
@@ -191,7 +192,7 @@ enum AnalysisReader {
                 windows.contains { isInside(video.time(ofTimestamp: pts).seconds, $0) }
             } ?? true
             video.setSkipFrames(inside ? AVDISCARD_DEFAULT : between.discard)
-        }) { frame in
+        }) { frame throws(MediaFailure) in
             guard let time = video.time(of: frame), let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) else { return true }
             if time.seconds > last.upperBound + margin { return false }
             // Windows may overlap: a frame belongs to every window it falls in.

@@ -52,7 +52,7 @@ final class AnalysisVideoWorker {
     private var used = false
 
     /// A worker on its own demuxer for the video stream `stream`.
-    init(stream: ProbedStream, threads: Int32, width: Int, height: Int) throws(FFmpegFailure) {
+    init(stream: ProbedStream, threads: Int32, width: Int, height: Int) throws(MediaFailure) {
         let videoIndex = stream.index
         input = try InputFile.reopen(stream)
         self.stream = stream
@@ -74,7 +74,7 @@ final class AnalysisVideoWorker {
     func read(
         _ chunk: AnalysisChunk, skipping: FrameSkipping, clock: SampleClock, sink: some AnalysisPictureSink,
         shouldStop: () -> Bool, advanced: (Double) -> Void
-    ) throws -> ChunkChanges {
+    ) throws(MediaFailure) -> ChunkChanges {
         if let start = chunk.start {
             try input.seek(stream: videoIndex, toTimestamp: start)
             decoder.flushBuffers()
@@ -92,7 +92,7 @@ final class AnalysisVideoWorker {
         var lastPTS: Int64 = 0
         var lookahead = SkippedFrameLookahead()
         var finished = false
-        func drain() throws {
+        func drain() throws(MediaFailure) {
             while !finished, try decoder.receive(into: frame) == .produced {
                 defer { frame.unreference() }
                 // Raw elementary streams carry no timestamps: count frames at the nominal rate
@@ -125,12 +125,12 @@ final class AnalysisVideoWorker {
         }
         while !finished, try input.read(into: packet) {
             defer { packet.unreference() }
-            if shouldStop() { throw TranscodeCancelled() }
+            if shouldStop() { throw .cancelled }
             guard packet.streamIndex == videoIndex else { continue }
             if let start = chunk.start, !checkedStart {
                 checkedStart = true
                 guard packet.isKeyframe, packet.presentationTimestamp == start else {
-                    throw FFmpegFailure("seek", message: "a seek did not land on the keyframe at \(start)")
+                    throw .failed(.demux, "seek", "a seek did not land on the keyframe at \(start)")
                 }
             }
             // The next chunk's keyframe: every frame before it is already sent, except an open
@@ -144,12 +144,12 @@ final class AnalysisVideoWorker {
                 decoder.setSkipFrames(lookahead.discard(
                     forPacketOfSize: Int(packet.pointer.pointee.size), pts: packet.presentationTimestamp, level: skipping.discard))
             }
-            do {
+            do throws(MediaFailure) {
                 while try !decoder.send(packet) {
                     try drain()
                     if finished { break }
                 }
-            } catch let failure as FFmpegFailure where failure.code == reel_averror_invaliddata() {
+            } catch where error.isInvalidData {
                 continue
             }
             try drain()

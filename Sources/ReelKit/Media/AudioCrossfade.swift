@@ -26,7 +26,7 @@ struct AudioCrossfade {
 
     /// Mixes in the previous tail and keeps back this range's tail; returns how many samples at
     /// the start of `frame` still go on to the encoder.
-    mutating func process(_ frame: Frame, timeBase: AVRational) throws(FFmpegFailure) -> Int {
+    mutating func process(_ frame: Frame, timeBase: AVRational) throws(MediaFailure) -> Int {
         let count = Int(frame.pointer.pointee.nb_samples)
         let channels = Int(frame.pointer.pointee.ch_layout.nb_channels)
         guard count > 0, blendStart != nil || tailStart != nil,
@@ -34,7 +34,7 @@ struct AudioCrossfade {
         let first = av_rescale_q(frame.pointer.pointee.pts, timeBase, av_make_q(1, Int32(rate)))
         if let blendStart, let tail = blending.first, first < blendStart + Int64(tail.count) {
             // The sink may share its buffers; mixing needs our own copy.
-            try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable")
+            try check(av_frame_make_writable(frame.pointer), .filter, "av_frame_make_writable")
         }
         guard let planes = frame.pointer.pointee.extended_data else { return count }
         if let blendStart, let tail = blending.first, first < blendStart + Int64(tail.count) {

@@ -27,7 +27,7 @@ final class AudioStage {
     private(set) var framesEncoded = 0
     private(set) var decodeErrors = 0
 
-    init(input: InputFile, streamIndex: Int, settings: AudioEncoderSettings, sink: MuxingSink) throws(FFmpegFailure) {
+    init(input: InputFile, streamIndex: Int, settings: AudioEncoderSettings, sink: MuxingSink) throws(MediaFailure) {
         decoder = try Decoder(input: input, streamIndex: streamIndex)
         self.settings = settings
         self.sink = sink
@@ -52,14 +52,14 @@ final class AudioStage {
     }
 
     /// Decodes one packet of the current range and moves what it can toward the muxer.
-    func handle(_ input: Packet?) throws(FFmpegFailure) {
+    func handle(_ input: Packet?) throws(MediaFailure) {
         guard !isDone || input == nil else { return }
         do {
             while try !decoder.send(input) {
                 try receiveFrames()
                 if isDone { return }
             }
-        } catch where error.code == reel_averror_invaliddata() {
+        } catch where error.isInvalidData {
             decodeErrors += 1
         }
         try receiveFrames()
@@ -67,7 +67,7 @@ final class AudioStage {
     }
 
     /// Ends the current range (draining the decoder at the end of the file).
-    func endRange(atEndOfFile: Bool) throws(FFmpegFailure) {
+    func endRange(atEndOfFile: Bool) throws(MediaFailure) {
         if atEndOfFile && !isDone { try handle(nil) }
         isDone = true
         if let rangeGraph {
@@ -80,7 +80,7 @@ final class AudioStage {
     }
 
     /// Flushes the framing graph and the encoder into the muxer.
-    func finish() throws(FFmpegFailure) {
+    func finish() throws(MediaFailure) {
         if let framingGraph {
             try framingGraph.push(nil)
             try drain()
@@ -90,7 +90,7 @@ final class AudioStage {
         try receivePackets(from: encoder)
     }
 
-    private func receiveFrames() throws(FFmpegFailure) {
+    private func receiveFrames() throws(MediaFailure) {
         while try decoder.receive(into: decoded) == .produced {
             defer { decoded.unreference() }
             if range.endsEarly, let pts = decoded.presentationTimestamp,
@@ -112,7 +112,7 @@ final class AudioStage {
 
     /// Moves trimmed, resampled frames of the range into the framing graph (mixing in the
     /// previous tail and keeping back this range's tail when crossfading).
-    private func moveRangeOutput(from graph: FilterGraph) throws(FFmpegFailure) {
+    private func moveRangeOutput(from graph: FilterGraph) throws(MediaFailure) {
         while try graph.pull(into: filtered) == .produced {
             defer { filtered.unreference() }
             let keep = try crossfade.process(filtered, timeBase: graph.outputTimeBase)
@@ -130,7 +130,7 @@ final class AudioStage {
     }
 
     /// Moves encoder-sized frames into the encoder once the muxer is ready.
-    func drain() throws(FFmpegFailure) {
+    func drain() throws(MediaFailure) {
         guard sink.isReady, let graph = framingGraph, let encoder = sink.audioEncoder else { return }
         while try graph.pull(into: framed) == .produced {
             defer { framed.unreference() }
@@ -141,13 +141,13 @@ final class AudioStage {
         }
     }
 
-    private func receivePackets(from encoder: Encoder) throws(FFmpegFailure) {
+    private func receivePackets(from encoder: Encoder) throws(MediaFailure) {
         while try encoder.receive(into: packet) == .produced {
             try sink.writeAudio(packet, timeBase: encoder.timeBase)
         }
     }
 
-    private func makeRangeGraph(for frame: Frame) throws(FFmpegFailure) -> FilterGraph {
+    private func makeRangeGraph(for frame: Frame) throws(MediaFailure) -> FilterGraph {
         let source = FilterGraph.audioSourceArguments(for: frame, timeBase: decoder.timeBase)
         var chain: [String] = []
         if range.needsSeek || range.endsEarly {
@@ -176,7 +176,7 @@ final class AudioStage {
     }
 
     /// A pass-through graph whose sink hands out frames of exactly the encoder's frame size.
-    private func makeFramingGraph(timeBase: AVRational) throws(FFmpegFailure) -> FilterGraph {
+    private func makeFramingGraph(timeBase: AVRational) throws(MediaFailure) -> FilterGraph {
         let format = av_get_sample_fmt_name(sink.audioEncoder?.sampleFormat ?? AV_SAMPLE_FMT_FLTP)
             .map { String(cString: $0) } ?? "fltp"
         let layout = settings.channels == 1 ? "mono" : "stereo"

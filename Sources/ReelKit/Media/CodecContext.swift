@@ -4,11 +4,8 @@ import CFFmpeg
 final class CodecContext {
     let pointer: UnsafeMutablePointer<AVCodecContext>
 
-    init(codec: UnsafePointer<AVCodec>) throws(FFmpegFailure) {
-        guard let context = avcodec_alloc_context3(codec) else {
-            throw FFmpegFailure("avcodec_alloc_context3", code: reel_averror_enomem())
-        }
-        pointer = context
+    init(codec: UnsafePointer<AVCodec>) throws(MediaFailure) {
+        pointer = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
     }
 
     deinit {
@@ -27,10 +24,10 @@ enum CodecStep {
     case endOfStream
 }
 
-/// Classifies a receive call's return code.
-func codecStep(_ code: Int32, _ operation: String) throws(FFmpegFailure) -> CodecStep {
+/// Classifies a receive call's return code; other errors are failures of `stage`.
+func codecStep(_ code: Int32, _ stage: MediaFailure.Stage, _ operation: String) throws(MediaFailure) -> CodecStep {
     if code >= 0 { return .produced }
     if code == reel_averror_eagain() { return .needsInput }
     if code == reel_averror_eof() { return .endOfStream }
-    throw FFmpegFailure(operation, code: code)
+    throw .ffmpeg(stage, operation, code: code)
 }

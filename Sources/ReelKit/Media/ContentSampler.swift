@@ -17,20 +17,20 @@ enum ContentSampler {
     static func measure(
         url: URL, streamIndex: Int, start: Double, end: Double, positions: Int = 6,
         shouldCancel: () -> Bool
-    ) throws -> ContentProfile {
+    ) throws(MediaFailure) -> ContentProfile {
         let input = try InputFile(url: url)
         let decoder = try Decoder(input: input, streamIndex: streamIndex, cheap: true)
         var motions: [Double] = []
         var details: [Double] = []
         let span = max(end - start, 0)
         for position in 0..<positions {
-            if shouldCancel() { throw TranscodeCancelled() }
+            if shouldCancel() { throw .cancelled }
             let time = start + span * (Double(position) + 0.5) / Double(positions)
             try input.seek(toSeconds: time)
             decoder.flushBuffers()
             var previous: LumaGrid?
             var pairFound = false
-            try decoder.forEachFrame(in: input, shouldCancel: shouldCancel) { frame in
+            try decoder.forEachFrame(in: input, shouldCancel: shouldCancel) { frame throws(MediaFailure) in
                 if let pts = decoder.time(of: frame), pts.seconds + 0.001 < time { return true }
                 guard let grid = LumaGrid(frame: frame.pointer) else { return true }
                 if let previous {

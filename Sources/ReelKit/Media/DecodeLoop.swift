@@ -7,11 +7,11 @@ extension Decoder {
     /// move its buffers out (`av_frame_move_ref`) to keep it.
     func forEachFrame(
         in input: InputFile, shouldCancel: () -> Bool = { false }, beforeSending: (Packet) -> Void = { _ in },
-        _ body: (Frame) throws -> Bool
-    ) throws {
+        _ body: (Frame) throws(MediaFailure) -> Bool
+    ) throws(MediaFailure) {
         let packet = try Packet()
         let frame = try Frame()
-        func drain() throws -> Bool {
+        func drain() throws(MediaFailure) -> Bool {
             while try receive(into: frame) == .produced {
                 defer { frame.unreference() }
                 if try !body(frame) { return false }
@@ -20,14 +20,14 @@ extension Decoder {
         }
         while try input.read(into: packet) {
             defer { packet.unreference() }
-            if shouldCancel() { throw TranscodeCancelled() }
+            if shouldCancel() { throw .cancelled }
             guard packet.streamIndex == streamIndex else { continue }
             beforeSending(packet)
-            do {
+            do throws(MediaFailure) {
                 while try !send(packet) {
                     guard try drain() else { return }
                 }
-            } catch let failure as FFmpegFailure where failure.code == reel_averror_invaliddata() {
+            } catch where error.isInvalidData {
                 continue
             }
             guard try drain() else { return }

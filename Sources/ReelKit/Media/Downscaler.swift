@@ -18,7 +18,7 @@ final class Downscaler {
     private var context: OpaquePointer?
     private let output: Frame
 
-    init(width: Int, height: Int) throws(FFmpegFailure) {
+    init(width: Int, height: Int) throws(MediaFailure) {
         self.width = Int32(width)
         self.height = Int32(height)
         output = try Frame()
@@ -27,19 +27,19 @@ final class Downscaler {
     deinit { sws_freeContext(context) }
 
     /// Downscales `frame` (any pixel format) and copies out the small planes.
-    func shrink(_ frame: Frame, time: MediaTime) throws(FFmpegFailure) -> SmallPicture {
+    func shrink(_ frame: Frame, time: MediaTime) throws(MediaFailure) -> SmallPicture {
         let source = frame.pointer.pointee
         context = sws_getCachedContext(
             context, source.width, source.height, AVPixelFormat(rawValue: source.format),
             width, height, AV_PIX_FMT_YUV420P, SWS_AREA, nil, nil, nil)
-        guard let context else { throw FFmpegFailure("sws_getCachedContext", message: "unsupported frame format") }
+        guard let context else { throw .failed(.filter, "sws_getCachedContext", "unsupported frame format") }
         if output.pointer.pointee.data.0 == nil {
             output.pointer.pointee.width = width
             output.pointer.pointee.height = height
             output.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-            try check(av_frame_get_buffer(output.pointer, 0), "av_frame_get_buffer")
+            try check(av_frame_get_buffer(output.pointer, 0), .filter, "av_frame_get_buffer")
         }
-        try check(sws_scale_frame(context, output.pointer, frame.pointer), "sws_scale_frame")
+        try check(sws_scale_frame(context, output.pointer, frame.pointer), .filter, "sws_scale_frame")
         let small = output.pointer.pointee
         let w = Int(width), h = Int(height)
         return SmallPicture(

@@ -36,9 +36,9 @@ final class Encoder {
         video settings: VideoEncoderSettings,
         width: Int32, height: Int32, pixelFormat: Int32, timeBase: AVRational,
         colorFrom frame: UnsafePointer<AVFrame>, hdr: HDRMetadata?, globalHeader: Bool
-    ) throws(FFmpegFailure) {
+    ) throws(MediaFailure) {
         guard let codec = avcodec_find_encoder_by_name(settings.encoderName) else {
-            throw FFmpegFailure("avcodec_find_encoder_by_name", message: "no encoder \(settings.encoderName)")
+            throw .failed(.encode, "avcodec_find_encoder_by_name", "no encoder \(settings.encoderName)")
         }
         context = try CodecContext(codec: codec)
         let context = self.context.pointer
@@ -75,13 +75,13 @@ final class Encoder {
             // Keep x264 from inserting keyframes closer than the interval allows only where scenes cut.
             av_dict_set(&options, "x264-params", "keyint=\(settings.keyFrameInterval)", 0)
         }
-        try check(avcodec_open2(context, codec, &options), "avcodec_open2 (\(settings.encoderName))")
+        try check(avcodec_open2(context, codec, &options), .encode, "avcodec_open2 (\(settings.encoderName))")
     }
 
     /// Opens an AAC (or other audio) encoder.
-    init(audioEncoder name: String, sampleRate: Int32, channels: Int32, bitRate: Int, globalHeader: Bool) throws(FFmpegFailure) {
+    init(audioEncoder name: String, sampleRate: Int32, channels: Int32, bitRate: Int, globalHeader: Bool) throws(MediaFailure) {
         guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw FFmpegFailure("avcodec_find_encoder_by_name", message: "no encoder \(name)")
+            throw .failed(.encode, "avcodec_find_encoder_by_name", "no encoder \(name)")
         }
         context = try CodecContext(codec: codec)
         let context = self.context.pointer
@@ -91,7 +91,7 @@ final class Encoder {
         context.pointee.bit_rate = Int64(bitRate)
         context.pointee.time_base = av_make_q(1, sampleRate)
         if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        try check(avcodec_open2(context, codec, nil), "avcodec_open2 (\(name))")
+        try check(avcodec_open2(context, codec, nil), .encode, "avcodec_open2 (\(name))")
     }
 
     var timeBase: AVRational { pointer.pointee.time_base }
@@ -100,15 +100,15 @@ final class Encoder {
     var sampleRate: Int32 { pointer.pointee.sample_rate }
 
     /// Sends a frame; `nil` starts draining. Returns `false` when the encoder is full.
-    func send(_ frame: Frame?) throws(FFmpegFailure) -> Bool {
+    func send(_ frame: Frame?) throws(MediaFailure) -> Bool {
         let result = avcodec_send_frame(pointer, frame?.pointer)
         if result == reel_averror_eagain() { return false }
-        try check(result, "avcodec_send_frame")
+        try check(result, .encode, "avcodec_send_frame")
         return true
     }
 
     /// Receives the next encoded packet into `packet`.
-    func receive(into packet: Packet) throws(FFmpegFailure) -> CodecStep {
-        try codecStep(avcodec_receive_packet(pointer, packet.pointer), "avcodec_receive_packet")
+    func receive(into packet: Packet) throws(MediaFailure) -> CodecStep {
+        try codecStep(avcodec_receive_packet(pointer, packet.pointer), .encode, "avcodec_receive_packet")
     }
 }

@@ -12,23 +12,21 @@ final class FilterGraph {
     ///   - sourceArguments: the source filter's options, e.g. `video_size=...:pix_fmt=...`.
     ///   - description: the filter chain between them, e.g. `hqdn3d,scale=1280:720`.
     ///   - threads: filter threads (0 = automatic).
-    init(isVideo: Bool, sourceArguments: String, description: String, threads: Int32 = 0) throws(FFmpegFailure) {
-        guard let graph = avfilter_graph_alloc() else {
-            throw FFmpegFailure("avfilter_graph_alloc", code: reel_averror_enomem())
-        }
+    init(isVideo: Bool, sourceArguments: String, description: String, threads: Int32 = 0) throws(MediaFailure) {
+        let graph = try allocated(avfilter_graph_alloc(), "avfilter_graph_alloc")
         self.graph = graph
         graph.pointee.nb_threads = threads
         var sourceContext: UnsafeMutablePointer<AVFilterContext>?
         var sinkContext: UnsafeMutablePointer<AVFilterContext>?
         let sourceFilter = avfilter_get_by_name(isVideo ? "buffer" : "abuffer")
         let sinkFilter = avfilter_get_by_name(isVideo ? "buffersink" : "abuffersink")
-        do throws(FFmpegFailure) {
-            try check(avfilter_graph_create_filter(&sourceContext, sourceFilter, "in", sourceArguments, nil, graph),
+        do throws(MediaFailure) {
+            try check(avfilter_graph_create_filter(&sourceContext, sourceFilter, "in", sourceArguments, nil, graph), .filter,
                       "avfilter_graph_create_filter (source: \(sourceArguments))")
-            try check(avfilter_graph_create_filter(&sinkContext, sinkFilter, "out", nil, nil, graph),
+            try check(avfilter_graph_create_filter(&sinkContext, sinkFilter, "out", nil, nil, graph), .filter,
                       "avfilter_graph_create_filter (sink)")
             guard let sourceContext, let sinkContext else {
-                throw FFmpegFailure("avfilter_graph_create_filter", code: reel_averror_enomem())
+                throw .outOfMemory(operation: "avfilter_graph_create_filter")
             }
             source = sourceContext
             sink = sinkContext
@@ -40,7 +38,7 @@ final class FilterGraph {
                 avfilter_inout_free(&inputs)
             }
             guard let outputEnd = outputs, let inputEnd = inputs else {
-                throw FFmpegFailure("avfilter_inout_alloc", code: reel_averror_enomem())
+                throw .outOfMemory(operation: "avfilter_inout_alloc")
             }
             outputEnd.pointee.name = av_strdup("in")
             outputEnd.pointee.filter_ctx = sourceContext
@@ -51,9 +49,9 @@ final class FilterGraph {
             inputEnd.pointee.pad_idx = 0
             inputEnd.pointee.next = nil
             let chain = description.isEmpty ? (isVideo ? "null" : "anull") : description
-            try check(avfilter_graph_parse_ptr(graph, chain, &inputs, &outputs, nil),
+            try check(avfilter_graph_parse_ptr(graph, chain, &inputs, &outputs, nil), .filter,
                       "avfilter_graph_parse_ptr (\(description))")
-            try check(avfilter_graph_config(graph, nil), "avfilter_graph_config (\(description))")
+            try check(avfilter_graph_config(graph, nil), .filter, "avfilter_graph_config (\(description))")
         } catch {
             var freeing: UnsafeMutablePointer<AVFilterGraph>? = graph
             avfilter_graph_free(&freeing)
@@ -70,14 +68,14 @@ final class FilterGraph {
     func setAudioFrameSize(_ samples: Int32) { av_buffersink_set_frame_size(sink, UInt32(samples)) }
 
     /// Pushes a frame (its buffers are referenced, not copied); `nil` signals the end of input.
-    func push(_ frame: Frame?) throws(FFmpegFailure) {
+    func push(_ frame: Frame?) throws(MediaFailure) {
         let flags = Int32(AV_BUFFERSRC_FLAG_KEEP_REF)
-        try check(av_buffersrc_add_frame_flags(source, frame?.pointer, flags), "av_buffersrc_add_frame_flags")
+        try check(av_buffersrc_add_frame_flags(source, frame?.pointer, flags), .filter, "av_buffersrc_add_frame_flags")
     }
 
     /// Pulls the next filtered frame into `frame`.
-    func pull(into frame: Frame) throws(FFmpegFailure) -> CodecStep {
-        try codecStep(av_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame")
+    func pull(into frame: Frame) throws(MediaFailure) -> CodecStep {
+        try codecStep(av_buffersink_get_frame(sink, frame.pointer), .filter, "av_buffersink_get_frame")
     }
 
     var outputTimeBase: AVRational { av_buffersink_get_time_base(sink) }

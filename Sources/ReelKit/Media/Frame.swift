@@ -4,11 +4,8 @@ import CFFmpeg
 final class Frame {
     let pointer: UnsafeMutablePointer<AVFrame>
 
-    init() throws(FFmpegFailure) {
-        guard let frame = av_frame_alloc() else {
-            throw FFmpegFailure("av_frame_alloc", code: reel_averror_enomem())
-        }
-        pointer = frame
+    init() throws(MediaFailure) {
+        pointer = try allocated(av_frame_alloc(), "av_frame_alloc")
     }
 
     deinit {
@@ -33,9 +30,9 @@ final class Frame {
     var height: Int32 { pointer.pointee.height }
 
     /// A new frame referencing the same buffers (no pixel copy).
-    func reference() throws(FFmpegFailure) -> Frame {
+    func reference() throws(MediaFailure) -> Frame {
         let copy = try Frame()
-        try check(av_frame_ref(copy.pointer, pointer), "av_frame_ref")
+        guard av_frame_ref(copy.pointer, pointer) >= 0 else { throw .outOfMemory(operation: "av_frame_ref") }
         return copy
     }
 

@@ -3,7 +3,7 @@ import CFFmpeg
 /// Mixes two decoded frames of the same size and planar format: `a * (1 - weight) + b * weight`.
 /// Used for crossfades at joins; the result is a new frame with `b`'s properties.
 enum FrameBlender {
-    static func blend(_ a: Frame, _ b: Frame, weight: Double) throws(FFmpegFailure) -> Frame {
+    static func blend(_ a: Frame, _ b: Frame, weight: Double) throws(MediaFailure) -> Frame {
         let first = a.pointer.pointee, second = b.pointer.pointee
         guard first.width == second.width, first.height == second.height, first.format == second.format,
               let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: second.format)),
@@ -13,8 +13,8 @@ enum FrameBlender {
         output.pointer.pointee.width = second.width
         output.pointer.pointee.height = second.height
         output.pointer.pointee.format = second.format
-        try check(av_frame_get_buffer(output.pointer, 0), "av_frame_get_buffer")
-        try check(av_frame_copy_props(output.pointer, b.pointer), "av_frame_copy_props")
+        try check(av_frame_get_buffer(output.pointer, 0), .filter, "av_frame_get_buffer")
+        try check(av_frame_copy_props(output.pointer, b.pointer), .filter, "av_frame_copy_props")
         let wide = descriptor.pointee.comp.0.depth > 8
         let planes = Int(av_pix_fmt_count_planes(AVPixelFormat(rawValue: second.format)))
         let w = Float(min(max(weight, 0), 1))

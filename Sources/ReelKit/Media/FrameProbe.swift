@@ -6,27 +6,23 @@ import Foundation
 enum FrameProbe {
     /// The first decoded frame's luma averaged over `columns x rows` blocks (0...1, row-major),
     /// with its HDR side data. Coded orientation: no display rotation is applied.
-    static func firstFrame(of url: URL, columns: Int = 8, rows: Int = 8) throws -> (blocks: [Float], hdr: HDRMetadata?) {
+    static func firstFrame(of url: URL, columns: Int = 8, rows: Int = 8) throws(MediaFailure) -> (blocks: [Float], hdr: HDRMetadata?) {
         let input = try InputFile(url: url)
-        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else {
-            throw FFmpegFailure("av_find_best_stream", message: "no video stream")
-        }
+        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .noVideoStream }
         let decoder = try Decoder(input: input, streamIndex: index)
         var result: (blocks: [Float], hdr: HDRMetadata?)?
         try decoder.forEachFrame(in: input) { frame in
             result = (blockMeans(frame.pointer, columns: columns, rows: rows), HDRSideData.metadata(of: frame.pointer))
             return false
         }
-        guard let result else { throw FFmpegFailure("avcodec_receive_frame", message: "no frame decoded") }
+        guard let result else { throw .failed(.decode, "avcodec_receive_frame", "no frame decoded") }
         return result
     }
 
     /// The block means of the first frame at or after `seconds`.
-    static func frame(of url: URL, at seconds: Double, columns: Int = 8, rows: Int = 8) throws -> [Float] {
+    static func frame(of url: URL, at seconds: Double, columns: Int = 8, rows: Int = 8) throws(MediaFailure) -> [Float] {
         let input = try InputFile(url: url)
-        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else {
-            throw FFmpegFailure("av_find_best_stream", message: "no video stream")
-        }
+        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .noVideoStream }
         let decoder = try Decoder(input: input, streamIndex: index)
         try input.seek(toSeconds: seconds)
         var result: [Float]?
@@ -35,7 +31,7 @@ enum FrameProbe {
             result = blockMeans(frame.pointer, columns: columns, rows: rows)
             return false
         }
-        guard let result else { throw FFmpegFailure("avcodec_receive_frame", message: "no frame at \(seconds) s") }
+        guard let result else { throw .failed(.decode, "avcodec_receive_frame", "no frame at \(seconds) s") }
         return result
     }
 

@@ -48,7 +48,7 @@ enum SkipCheck {
     /// decode the same with all B frames skipped as with only non-reference frames skipped.
     static func bidirectionalSkipIsExact(
         _ stream: ProbedStream, from keyframe: Int64? = nil, shouldStop: @escaping @Sendable () -> Bool
-    ) throws -> Bool {
+    ) throws(MediaFailure) -> Bool {
         let skipped = try frames(of: stream, from: keyframe, skipping: .bidirectional, shouldStop: shouldStop)
         let kept = try frames(of: stream, from: keyframe, skipping: .nonReference, shouldStop: shouldStop)
         return skipped.allSatisfy { pts, grid in kept[pts].map { $0 == grid } ?? true }
@@ -56,14 +56,14 @@ enum SkipCheck {
 
     private static func frames(
         of stream: ProbedStream, from keyframe: Int64?, skipping: FrameSkipping, shouldStop: () -> Bool
-    ) throws -> [Int64: LumaGrid] {
+    ) throws(MediaFailure) -> [Int64: LumaGrid] {
         let input = try InputFile.reopen(stream)
         if let keyframe { try input.seek(stream: stream.index, toTimestamp: keyframe) }
         let decoder = try Decoder(input: input, streamIndex: stream.index, cheap: true, threads: 1)
         decoder.setSkipFrames(skipping.discard)
         var grids: [Int64: LumaGrid] = [:]
         var first: Double?
-        try decoder.forEachFrame(in: input, shouldCancel: shouldStop) { frame in
+        try decoder.forEachFrame(in: input, shouldCancel: shouldStop) { frame throws(MediaFailure) in
             guard let time = decoder.time(of: frame), let pts = frame.presentationTimestamp,
                   pts >= keyframe ?? Int64.min else { return true }
             let start = first ?? time.seconds

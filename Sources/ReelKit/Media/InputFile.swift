@@ -9,19 +9,19 @@ final class InputFile {
     /// Opens `url`. With `probing` off, the streams are what the container header declares
     /// (no frames are decoded to complete them): enough for a second reader of a file that was
     /// already probed, and much cheaper.
-    init(url: URL, probing: Bool = true) throws(FFmpegFailure) {
+    init(url: URL, probing: Bool = true) throws(MediaFailure) {
         FFmpegLogging.silence()
         self.url = url
         var opened: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&opened, url.path, nil, nil), "avformat_open_input")
-        guard let opened else { throw FFmpegFailure("avformat_open_input", code: reel_averror_invaliddata()) }
+        try check(avformat_open_input(&opened, url.path, nil, nil), .demux, "avformat_open_input")
+        guard let opened else { throw .ffmpeg(.demux, "avformat_open_input", code: reel_averror_invaliddata()) }
         context = opened
         guard probing else { return }
         let found = avformat_find_stream_info(context, nil)
         if found < 0 {
             var closing: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&closing)
-            throw FFmpegFailure("avformat_find_stream_info", code: found)
+            throw .ffmpeg(.demux, "avformat_find_stream_info", code: found)
         }
     }
 
@@ -55,7 +55,7 @@ final class InputFile {
     /// Opens the file of `probed` again for another reader of that stream alone (the demuxer
     /// skips the others), skipping the probe when the container header alone describes the
     /// stream as probing did.
-    static func reopen(_ probed: ProbedStream) throws(FFmpegFailure) -> InputFile {
+    static func reopen(_ probed: ProbedStream) throws(MediaFailure) -> InputFile {
         let quick = try InputFile(url: probed.url, probing: false)
         let matches = quick.stream(probed.index).map { stream in
             guard let parameters = stream.pointee.codecpar?.pointee else { return false }
@@ -71,22 +71,22 @@ final class InputFile {
     var bestVideoStream: Int? { bestStream(AVMEDIA_TYPE_VIDEO) }
 
     /// Reads the next packet into `packet`; `false` at the end of the file.
-    func read(into packet: Packet) throws(FFmpegFailure) -> Bool {
+    func read(into packet: Packet) throws(MediaFailure) -> Bool {
         let result = av_read_frame(context, packet.pointer)
         if result == reel_averror_eof() { return false }
-        try check(result, "av_read_frame")
+        try check(result, .demux, "av_read_frame")
         return true
     }
 
     /// Seeks so the next packets start at or before `seconds` (a keyframe at or before it).
-    func seek(toSeconds seconds: Double) throws(FFmpegFailure) {
+    func seek(toSeconds seconds: Double) throws(MediaFailure) {
         let target = Int64(seconds * Double(AV_TIME_BASE))
-        try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), "avformat_seek_file")
+        try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), .demux, "avformat_seek_file")
     }
 
     /// Seeks stream `index` to the last keyframe at or before `timestamp` (in the stream's time base).
-    func seek(stream index: Int, toTimestamp timestamp: Int64) throws(FFmpegFailure) {
-        try check(avformat_seek_file(context, Int32(index), Int64.min, timestamp, timestamp, 0), "avformat_seek_file")
+    func seek(stream index: Int, toTimestamp timestamp: Int64) throws(MediaFailure) {
+        try check(avformat_seek_file(context, Int32(index), Int64.min, timestamp, timestamp, 0), .demux, "avformat_seek_file")
     }
 
     /// Makes the demuxer skip every stream but `kept`, so their packets are never read.

@@ -4,7 +4,7 @@ import Foundation
 /// Reads a file's container and stream facts into `MediaInfo`.
 enum MediaProbe {
     /// Describes an open input; streams without a header bit rate are measured from their packets.
-    static func describe(_ input: InputFile) throws(FFmpegFailure) -> MediaInfo {
+    static func describe(_ input: InputFile) throws(MediaFailure) -> MediaInfo {
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: input.url.path)[.size] as? Int64) ?? 0
         let duration = input.durationSeconds
         let primaryVideo = input.bestStream(AVMEDIA_TYPE_VIDEO)
@@ -111,7 +111,7 @@ enum MediaProbe {
     }
 
     /// Sums packet sizes per stream over one pass of the file (no decoding).
-    private static func measureBitRates(_ input: InputFile) throws(FFmpegFailure) -> [Int: Int64] {
+    private static func measureBitRates(_ input: InputFile) throws(MediaFailure) -> [Int: Int64] {
         let packet = try Packet()
         var bytes: [Int: Int64] = [:]
         var first: [Int: Int64] = [:]

@@ -8,17 +8,17 @@ final class MonoAudioDecoder {
     private let decoded: Frame
     private let filtered: Frame
 
-    init(input: InputFile, streamIndex: Int) throws(FFmpegFailure) {
+    init(input: InputFile, streamIndex: Int) throws(MediaFailure) {
         decoder = try Decoder(input: input, streamIndex: streamIndex)
         decoded = try Frame()
         filtered = try Frame()
     }
 
     /// Decodes a packet (`nil` flushes) and hands the resampled mono samples to `sink`.
-    func decode(_ packet: Packet?, into sink: ([Float]) -> Void) throws {
-        do {
+    func decode(_ packet: Packet?, into sink: ([Float]) -> Void) throws(MediaFailure) {
+        do throws(MediaFailure) {
             while try !decoder.send(packet) { try drain(sink) }
-        } catch let failure as FFmpegFailure where failure.code == reel_averror_invaliddata() {
+        } catch where error.isInvalidData {
             return
         }
         try drain(sink)
@@ -28,17 +28,22 @@ final class MonoAudioDecoder {
         }
     }
 
-    private func drain(_ sink: ([Float]) -> Void) throws {
+    private func drain(_ sink: ([Float]) -> Void) throws(MediaFailure) {
         while try decoder.receive(into: decoded) == .produced {
             defer { decoded.unreference() }
-            let graph = try self.graph ?? makeGraph()
-            self.graph = graph
+            let graph: FilterGraph
+            if let existing = self.graph {
+                graph = existing
+            } else {
+                graph = try makeGraph()
+                self.graph = graph
+            }
             try graph.push(decoded)
             try pull(graph, sink)
         }
     }
 
-    private func pull(_ graph: FilterGraph, _ sink: ([Float]) -> Void) throws {
+    private func pull(_ graph: FilterGraph, _ sink: ([Float]) -> Void) throws(MediaFailure) {
         while try graph.pull(into: filtered) == .produced {
             defer { filtered.unreference() }
             let count = Int(filtered.pointer.pointee.nb_samples)
@@ -48,7 +53,7 @@ final class MonoAudioDecoder {
         }
     }
 
-    private func makeGraph() throws -> FilterGraph {
+    private func makeGraph() throws(MediaFailure) -> FilterGraph {
         let source = FilterGraph.audioSourceArguments(for: decoded, timeBase: decoder.timeBase)
         return try FilterGraph(
             isVideo: false, sourceArguments: source,
@@ -60,14 +65,14 @@ final class MonoAudioDecoder {
 extension MonoAudioDecoder {
     /// Decodes the whole audio stream `stream` on its own demuxer (the other streams are not
     /// even read) and hands the mono samples to `sink` in order.
-    static func decodeAll(_ stream: ProbedStream, shouldStop: () -> Bool, into sink: ([Float]) -> Void) throws {
+    static func decodeAll(_ stream: ProbedStream, shouldStop: () -> Bool, into sink: ([Float]) -> Void) throws(MediaFailure) {
         let streamIndex = stream.index
         let input = try InputFile.reopen(stream)
         let decoder = try MonoAudioDecoder(input: input, streamIndex: streamIndex)
         let packet = try Packet()
         while try input.read(into: packet) {
             defer { packet.unreference() }
-            if shouldStop() { throw TranscodeCancelled() }
+            if shouldStop() { throw .cancelled }
             guard packet.streamIndex == streamIndex else { continue }
             try decoder.decode(packet, into: sink)
         }

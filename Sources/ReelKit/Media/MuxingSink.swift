@@ -10,7 +10,7 @@ final class MuxingSink {
     private(set) var audioStreamIndex: Int?
     private(set) var isReady = false
 
-    init(plan: TranscodePlan) throws(FFmpegFailure) {
+    init(plan: TranscodePlan) throws(MediaFailure) {
         self.plan = plan
         output = try OutputFile(path: plan.outputPath, formatName: plan.formatName)
         if let audio = plan.audio {
@@ -23,7 +23,7 @@ final class MuxingSink {
     var needsGlobalHeader: Bool { output.needsGlobalHeader }
 
     /// Adds the streams and writes the header; called when the video encoder has opened.
-    func start(videoEncoder: Encoder, hdr: HDRMetadata?) throws(FFmpegFailure) {
+    func start(videoEncoder: Encoder, hdr: HDRMetadata?) throws(MediaFailure) {
         let video = try output.addStream(for: videoEncoder)
         videoStreamIndex = video
         output.setRotation(plan.outputRotation, streamIndex: video)
@@ -33,12 +33,12 @@ final class MuxingSink {
         isReady = true
     }
 
-    func writeVideo(_ packet: Packet, timeBase: AVRational) throws(FFmpegFailure) {
+    func writeVideo(_ packet: Packet, timeBase: AVRational) throws(MediaFailure) {
         guard let index = videoStreamIndex else { return }
         try output.write(packet, streamIndex: index, from: timeBase)
     }
 
-    func writeAudio(_ packet: Packet, timeBase: AVRational) throws(FFmpegFailure) {
+    func writeAudio(_ packet: Packet, timeBase: AVRational) throws(MediaFailure) {
         guard let index = audioStreamIndex else { return }
         try output.write(packet, streamIndex: index, from: timeBase)
     }

@@ -10,13 +10,12 @@ final class OutputFile {
     private var trailerWritten = false
 
     /// Creates a muxer for `formatName` (`mp4` or `mov`) writing to `path`.
-    init(path: String, formatName: String) throws(FFmpegFailure) {
+    init(path: String, formatName: String) throws(MediaFailure) {
         FFmpegLogging.silence()
         self.path = path
         var created: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&created, nil, formatName, path), "avformat_alloc_output_context2")
-        guard let created else { throw FFmpegFailure("avformat_alloc_output_context2", code: reel_averror_enomem()) }
-        context = created
+        try check(avformat_alloc_output_context2(&created, nil, formatName, path), .mux, "avformat_alloc_output_context2")
+        context = try allocated(created, "avformat_alloc_output_context2")
     }
 
     deinit {
@@ -31,11 +30,9 @@ final class OutputFile {
     }
 
     /// Adds a stream fed by `encoder`; returns its index.
-    func addStream(for encoder: Encoder) throws(FFmpegFailure) -> Int {
-        guard let stream = avformat_new_stream(context, nil) else {
-            throw FFmpegFailure("avformat_new_stream", code: reel_averror_enomem())
-        }
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.pointer),
+    func addStream(for encoder: Encoder) throws(MediaFailure) -> Int {
+        let stream = try allocated(avformat_new_stream(context, nil), "avformat_new_stream")
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.pointer), .mux,
                   "avcodec_parameters_from_context")
         stream.pointee.time_base = encoder.timeBase
         if encoder.pointer.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
@@ -46,11 +43,9 @@ final class OutputFile {
 
     /// Adds a stream that receives `source`'s packets unchanged (codec parameters, codec tag
     /// when the container accepts it, and side data such as rotation and HDR metadata).
-    func addStream(copying source: UnsafeMutablePointer<AVStream>) throws(FFmpegFailure) -> Int {
-        guard let stream = avformat_new_stream(context, nil) else {
-            throw FFmpegFailure("avformat_new_stream", code: reel_averror_enomem())
-        }
-        try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy")
+    func addStream(copying source: UnsafeMutablePointer<AVStream>) throws(MediaFailure) -> Int {
+        let stream = try allocated(avformat_new_stream(context, nil), "avformat_new_stream")
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), .mux, "avcodec_parameters_copy")
         let tag = source.pointee.codecpar.pointee.codec_tag
         if let tags = context.pointee.oformat?.pointee.codec_tag,
            av_codec_get_id(tags, tag) != source.pointee.codecpar.pointee.codec_id {
@@ -82,15 +77,15 @@ final class OutputFile {
     }
 
     /// Opens the file and writes the header. `fastStart` moves the index to the front at the end.
-    func writeHeader(fastStart: Bool) throws(FFmpegFailure) {
+    func writeHeader(fastStart: Bool) throws(MediaFailure) {
         if let format = context.pointee.oformat, format.pointee.flags & AVFMT_NOFILE == 0 {
-            try check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
+            try check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), .mux, "avio_open")
             ioOpened = true
         }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         if fastStart { av_dict_set(&options, "movflags", "+faststart", 0) }
-        try check(avformat_write_header(context, &options), "avformat_write_header")
+        try check(avformat_write_header(context, &options), .mux, "avformat_write_header")
         headerWritten = true
     }
 
@@ -100,17 +95,17 @@ final class OutputFile {
     }
 
     /// Rescales `packet` from `sourceTimeBase` and writes it interleaved; the packet is consumed.
-    func write(_ packet: Packet, streamIndex: Int, from sourceTimeBase: AVRational) throws(FFmpegFailure) {
+    func write(_ packet: Packet, streamIndex: Int, from sourceTimeBase: AVRational) throws(MediaFailure) {
         packet.pointer.pointee.stream_index = Int32(streamIndex)
         av_packet_rescale_ts(packet.pointer, sourceTimeBase, timeBase(ofStream: streamIndex))
-        try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
+        try check(av_interleaved_write_frame(context, packet.pointer), .mux, "av_interleaved_write_frame")
     }
 
     /// Flushes interleaving queues and writes the trailer exactly once (faststart rewrites here).
-    func finish() throws(FFmpegFailure) {
+    func finish() throws(MediaFailure) {
         guard headerWritten, !trailerWritten else { return }
         trailerWritten = true
-        try check(av_write_trailer(context), "av_write_trailer")
+        try check(av_write_trailer(context), .mux, "av_write_trailer")
         if ioOpened {
             avio_closep(&context.pointee.pb)
             ioOpened = false

@@ -4,11 +4,8 @@ import CFFmpeg
 final class Packet {
     let pointer: UnsafeMutablePointer<AVPacket>
 
-    init() throws(FFmpegFailure) {
-        guard let packet = av_packet_alloc() else {
-            throw FFmpegFailure("av_packet_alloc", code: reel_averror_enomem())
-        }
-        pointer = packet
+    init() throws(MediaFailure) {
+        pointer = try allocated(av_packet_alloc(), "av_packet_alloc")
     }
 
     deinit {
@@ -30,9 +27,9 @@ final class Packet {
     var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 
     /// A new packet referencing the same data (no copy of the payload).
-    func reference() throws(FFmpegFailure) -> Packet {
+    func reference() throws(MediaFailure) -> Packet {
         let copy = try Packet()
-        try check(av_packet_ref(copy.pointer, pointer), "av_packet_ref")
+        guard av_packet_ref(copy.pointer, pointer) >= 0 else { throw .outOfMemory(operation: "av_packet_ref") }
         return copy
     }
 

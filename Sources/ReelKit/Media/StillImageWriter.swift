@@ -21,17 +21,15 @@ struct StillImagePlan: Sendable {
 /// several), rotated upright and scaled by libavfilter.
 enum StillImageWriter {
     /// Writes the image; returns the exact times of the frames used and the image size.
-    static func write(_ plan: StillImagePlan) throws -> (times: [MediaTime], width: Int, height: Int) {
+    static func write(_ plan: StillImagePlan) throws(MediaFailure) -> (times: [MediaTime], width: Int, height: Int) {
         let input = try InputFile(url: plan.source)
-        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else {
-            throw FFmpegFailure("av_find_best_stream", message: "no video stream")
-        }
+        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .noVideoStream }
         let decoder = try Decoder(input: input, streamIndex: index)
         var frames: [(Frame, MediaTime)] = []
         for time in plan.times {
             frames.append(try frameOnScreen(at: time, input: input, decoder: decoder, streamIndex: index))
         }
-        guard let first = frames.first?.0 else { throw FFmpegFailure("decode", message: "no frame requested") }
+        guard let first = frames.first?.0 else { throw .failed(.decode, "decode", "no frame requested") }
         var chain: [String] = []
         if plan.rotation != 0 { chain.append(FilterGraph.rotationFilter(clockwise: plan.rotation)) }
         if let width = plan.width { chain.append("scale=\(width):-2:flags=bicubic") }
@@ -51,7 +49,7 @@ enum StillImageWriter {
         try graph.push(nil)
         let image = try Frame()
         guard try graph.pull(into: image) == .produced else {
-            throw FFmpegFailure("av_buffersink_get_frame", message: "the filter made no image")
+            throw .failed(.filter, "av_buffersink_get_frame", "the filter made no image")
         }
         try encode(image, encoderName: plan.encoderName, to: plan.outputPath)
         return (frames.map(\.1), Int(image.width), Int(image.height))
@@ -60,11 +58,11 @@ enum StillImageWriter {
     /// The frame on screen at `seconds`: the last one starting at or before it (the first frame
     /// when `seconds` comes before it).
     private static func frameOnScreen(at seconds: Double, input: InputFile, decoder: Decoder,
-                                      streamIndex: Int) throws -> (Frame, MediaTime) {
+                                      streamIndex: Int) throws(MediaFailure) -> (Frame, MediaTime) {
         try input.seek(toSeconds: seconds)
         decoder.flushBuffers()
         var best: (Frame, MediaTime)?
-        try decoder.forEachFrame(in: input) { frame in
+        try decoder.forEachFrame(in: input) { frame throws(MediaFailure) in
             let time = decoder.time(of: frame) ?? .zero
             if time.seconds > seconds + 1e-6, best != nil { return false }
             let kept = try Frame()
@@ -72,14 +70,14 @@ enum StillImageWriter {
             best = (kept, time)
             return time.seconds <= seconds + 1e-6
         }
-        guard let best else { throw FFmpegFailure("decode", message: "no frame at \(seconds) s") }
+        guard let best else { throw .failed(.decode, "decode", "no frame at \(seconds) s") }
         return best
     }
 
     /// Encodes one picture as JPEG (best quality scale) or PNG and writes the file.
-    private static func encode(_ image: Frame, encoderName: String, to path: String) throws {
+    private static func encode(_ image: Frame, encoderName: String, to path: String) throws(MediaFailure) {
         guard let codec = avcodec_find_encoder_by_name(encoderName) else {
-            throw FFmpegFailure("avcodec_find_encoder_by_name", message: "no encoder \(encoderName)")
+            throw .failed(.encode, "avcodec_find_encoder_by_name", "no encoder \(encoderName)")
         }
         let context = try CodecContext(codec: codec)
         let pointer = context.pointer
@@ -94,19 +92,19 @@ enum StillImageWriter {
             pointer.pointee.global_quality = 118 * 2
             image.pointer.pointee.quality = 118 * 2
         }
-        try check(avcodec_open2(pointer, codec, nil), "avcodec_open2 (\(encoderName))")
-        try check(avcodec_send_frame(pointer, image.pointer), "avcodec_send_frame")
-        try check(avcodec_send_frame(pointer, nil), "avcodec_send_frame")
+        try check(avcodec_open2(pointer, codec, nil), .encode, "avcodec_open2 (\(encoderName))")
+        try check(avcodec_send_frame(pointer, image.pointer), .encode, "avcodec_send_frame")
+        try check(avcodec_send_frame(pointer, nil), .encode, "avcodec_send_frame")
         let packet = try Packet()
-        guard try codecStep(avcodec_receive_packet(pointer, packet.pointer), "avcodec_receive_packet") == .produced,
+        guard try codecStep(avcodec_receive_packet(pointer, packet.pointer), .encode, "avcodec_receive_packet") == .produced,
               let data = packet.pointer.pointee.data else {
-            throw FFmpegFailure("avcodec_receive_packet", message: "the image encoder produced nothing")
+            throw .failed(.encode, "avcodec_receive_packet", "the image encoder produced nothing")
         }
         let bytes = Data(bytes: data, count: Int(packet.pointer.pointee.size))
         do {
             try bytes.write(to: URL(fileURLWithPath: path))
         } catch {
-            throw FFmpegFailure("avio_open", message: "cannot write \(path): \(error.localizedDescription)")
+            throw .failed(.mux, "write", "cannot write \(path): \(error.localizedDescription)")
         }
     }
 }

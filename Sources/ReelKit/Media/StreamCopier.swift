@@ -22,7 +22,7 @@ struct StreamCopier {
     /// Presentation times (seconds) of the video stream's keyframes, from one pass over the
     /// packets (no decoding). The container index is not used: it holds decode times, which
     /// differ from presentation times when frames are reordered.
-    static func keyframeTimes(url: URL, streamIndex: Int, shouldCancel: () -> Bool) throws -> [Double] {
+    static func keyframeTimes(url: URL, streamIndex: Int, shouldCancel: () -> Bool) throws(MediaFailure) -> [Double] {
         let input = try InputFile(url: url)
         guard let stream = input.stream(streamIndex) else { return [] }
         let timeBase = av_q2d(stream.pointee.time_base)
@@ -34,7 +34,7 @@ struct StreamCopier {
         let packet = try Packet()
         while try input.read(into: packet) {
             defer { packet.unreference() }
-            if shouldCancel() { throw TranscodeCancelled() }
+            if shouldCancel() { throw .cancelled }
             if packet.streamIndex == streamIndex, packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0,
                packet.pointer.pointee.pts != reel_nopts_value() {
                 times.append(Double(packet.pointer.pointee.pts) * timeBase)
@@ -44,7 +44,7 @@ struct StreamCopier {
     }
 
     /// Copies the ranges; returns the number of video packets written.
-    func run() throws -> Int {
+    func run() throws(MediaFailure) -> Int {
         let input = try InputFile(url: plan.source)
         let output = try OutputFile(path: plan.outputPath, formatName: plan.formatName)
         let sources = [plan.videoStreamIndex] + (plan.audioStreamIndex.map { [$0] } ?? [])
@@ -65,7 +65,7 @@ struct StreamCopier {
             var finished: Set<Int> = []
             while finished.count < sources.count, try input.read(into: packet) {
                 defer { packet.unreference() }
-                if shouldCancel() { throw TranscodeCancelled() }
+                if shouldCancel() { throw .cancelled }
                 let index = packet.streamIndex
                 guard let target = outputIndex[index], !finished.contains(index),
                       let stream = input.stream(index) else { continue }

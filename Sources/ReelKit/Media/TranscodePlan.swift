@@ -63,6 +63,3 @@ struct TranscodeStatistics: Sendable, Equatable {
     var encodedWidth = 0
     var encodedHeight = 0
 }
-
-/// Thrown inside the transcoder when the caller asked to stop.
-struct TranscodeCancelled: Error {}

@@ -4,16 +4,16 @@ import CFFmpeg
 /// Blocking; call it off the cooperative thread pool. Every FFmpeg object lives and dies here.
 struct Transcoder {
     let plan: TranscodePlan
-    /// Polled between packets; returning `true` stops the work with `TranscodeCancelled`.
+    /// Polled between packets; returning `true` stops the work with `MediaFailure.cancelled`.
     let shouldCancel: () -> Bool
     /// Receives the fraction (0...1) of the output timeline written so far.
     let progress: (Double) -> Void
 
-    func run() throws -> TranscodeStatistics {
+    func run() throws(MediaFailure) -> TranscodeStatistics {
         let input = try InputFile(url: plan.source)
         let sink = try MuxingSink(plan: plan)
         let video = try VideoStage(input: input, plan: plan, sink: sink)
-        let audio = try plan.audio.flatMap { settings throws(FFmpegFailure) -> AudioStage? in
+        let audio = try plan.audio.flatMap { settings throws(MediaFailure) -> AudioStage? in
             guard let index = plan.audioStreamIndex else { return nil }
             return try AudioStage(input: input, streamIndex: index, settings: settings, sink: sink)
         }
@@ -32,7 +32,7 @@ struct Transcoder {
                               crossfade: plan.crossfade)
             var atEndOfFile = false
             while !(video.isDone && (audio?.isDone ?? true)) {
-                if shouldCancel() { throw TranscodeCancelled() }
+                if shouldCancel() { throw .cancelled }
                 guard try input.read(into: packet) else {
                     atEndOfFile = true
                     break
@@ -47,7 +47,7 @@ struct Transcoder {
                 }
                 try audio?.drain()
             }
-            if shouldCancel() { throw TranscodeCancelled() }
+            if shouldCancel() { throw .cancelled }
             try video.endRange(sourceEnd: sourceEnd, atEndOfFile: atEndOfFile)
             try audio?.endRange(atEndOfFile: atEndOfFile)
             outputSeconds = video.timelineEnd
@@ -56,11 +56,11 @@ struct Transcoder {
         try audio?.finish()
         let failed = video.decodeErrors + (audio?.decodeErrors ?? 0)
         if failed > max(2, packetsRead / 50) {
-            throw FFmpegFailure("avcodec_send_packet",
-                                message: "\(failed) of \(packetsRead) packets are corrupt and could not be decoded")
+            throw .failed(.decode, "avcodec_send_packet",
+                          "\(failed) of \(packetsRead) packets are corrupt and could not be decoded")
         }
         guard sink.isReady else {
-            throw FFmpegFailure("decode", message: "no video frame could be decoded in the requested range")
+            throw .failed(.decode, "decode", "no video frame could be decoded in the requested range")
         }
         try sink.output.finish()
         var statistics = video.statistics

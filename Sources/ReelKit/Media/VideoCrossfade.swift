@@ -47,7 +47,7 @@ struct VideoCrossfade {
 
     /// The frame to encode for a kept frame at `start`: blended over the previous tail inside
     /// the crossfade, the frame itself after it.
-    mutating func blended(_ frame: Frame, start: Int64) throws(FFmpegFailure) -> Frame {
+    mutating func blended(_ frame: Frame, start: Int64) throws(MediaFailure) -> Frame {
         guard !blending.isEmpty else { return frame }
         guard start < blendStart + length else {
             blending = []

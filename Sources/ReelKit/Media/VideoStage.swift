@@ -37,7 +37,7 @@ final class VideoStage {
     private(set) var statistics = TranscodeStatistics()
     private(set) var decodeErrors = 0
 
-    init(input: InputFile, plan: TranscodePlan, sink: MuxingSink) throws(FFmpegFailure) {
+    init(input: InputFile, plan: TranscodePlan, sink: MuxingSink) throws(MediaFailure) {
         self.plan = plan
         self.sink = sink
         decoder = try Decoder(input: input, streamIndex: plan.videoStreamIndex)
@@ -58,7 +58,7 @@ final class VideoStage {
     }
 
     /// Decodes one packet (or flushes with `nil`).
-    func handle(_ input: Packet?) throws(FFmpegFailure) {
+    func handle(_ input: Packet?) throws(MediaFailure) {
         guard !isDone || input == nil else { return }
         do {
             // A full decoder takes the packet once its frames are drained, unless the range
@@ -67,7 +67,7 @@ final class VideoStage {
                 try receiveFrames()
                 if isDone { return }
             }
-        } catch where error.code == reel_averror_invaliddata() {
+        } catch where error.isInvalidData {
             decodeErrors += 1
         }
         try receiveFrames()
@@ -87,7 +87,7 @@ final class VideoStage {
 
     /// Ends the current range; at the end of the file the decoder is drained first. The last
     /// frame lasts until the range (or the source) ends.
-    func endRange(sourceEnd: Int64?, atEndOfFile: Bool) throws(FFmpegFailure) {
+    func endRange(sourceEnd: Int64?, atEndOfFile: Bool) throws(MediaFailure) {
         if atEndOfFile && !isDone { try handle(nil) }
         if let pending {
             let natural = pending.start + max(pending.frame.pointer.pointee.pkt_duration, fallbackDuration)
@@ -108,7 +108,7 @@ final class VideoStage {
     var tailStart: Double? { crossfade.tailStart.map { Double($0) * av_q2d(timeBase) } }
 
     /// Encodes the last kept frame and flushes filter and encoder into the muxer.
-    func finish() throws(FFmpegFailure) {
+    func finish() throws(MediaFailure) {
         for leftover in crossfade.leftovers() {
             if let held { try emit(held.frame, start: held.start, end: leftover.start) }
             held = leftover
@@ -130,7 +130,7 @@ final class VideoStage {
     /// Seconds of output timeline covered so far (the end of the last frame offered).
     var timelineEnd: Double { Double(lastEnd) * av_q2d(timeBase) }
 
-    private func receiveFrames() throws(FFmpegFailure) {
+    private func receiveFrames() throws(MediaFailure) {
         while !isDone, try decoder.receive(into: decoded) == .produced {
             statistics.framesDecoded += 1
             guard let pts = decoded.presentationTimestamp else {
@@ -143,7 +143,7 @@ final class VideoStage {
         }
     }
 
-    private func accept(_ frame: Frame, pts: Int64) throws(FFmpegFailure) {
+    private func accept(_ frame: Frame, pts: Int64) throws(MediaFailure) {
         if pts < rangeStart {
             beforeRange = frame
             return
@@ -166,7 +166,7 @@ final class VideoStage {
 
     /// Gives one frame with its on-screen span (source times) to the reducer; kept frames wait
     /// in `held` until the next kept frame fixes their duration.
-    private func offer(_ frame: Frame, start sourceStart: Int64, end sourceEnd: Int64) throws(FFmpegFailure) {
+    private func offer(_ frame: Frame, start sourceStart: Int64, end sourceEnd: Int64) throws(MediaFailure) {
         guard sourceEnd > sourceStart else { return }
         let start = sourceStart - rangeStart + outputOffset
         let end = sourceEnd - rangeStart + outputOffset
@@ -201,7 +201,7 @@ final class VideoStage {
     }
 
     /// Sends a kept frame, at its output time, through the filter to the encoder.
-    private func emit(_ frame: Frame, start: Int64, end: Int64) throws(FFmpegFailure) {
+    private func emit(_ frame: Frame, start: Int64, end: Int64) throws(MediaFailure) {
         frame.pointer.pointee.pts = start
         durations[start] = end - start
         let graph: FilterGraph
@@ -215,7 +215,7 @@ final class VideoStage {
         try pullFiltered(from: graph)
     }
 
-    private func pullFiltered(from graph: FilterGraph) throws(FFmpegFailure) {
+    private func pullFiltered(from graph: FilterGraph) throws(MediaFailure) {
         while try graph.pull(into: filtered) == .produced {
             defer { filtered.unreference() }
             let encoder: Encoder
@@ -235,7 +235,7 @@ final class VideoStage {
         }
     }
 
-    private func receivePackets(from encoder: Encoder) throws(FFmpegFailure) {
+    private func receivePackets(from encoder: Encoder) throws(MediaFailure) {
         while try encoder.receive(into: packet) == .produced {
             let pts = packet.pointer.pointee.pts
             if let duration = durations.removeValue(forKey: pts) {
@@ -247,7 +247,7 @@ final class VideoStage {
         }
     }
 
-    private func openEncoder(for frame: Frame, graph: FilterGraph) throws(FFmpegFailure) -> Encoder {
+    private func openEncoder(for frame: Frame, graph: FilterGraph) throws(MediaFailure) -> Encoder {
         let hdr = plan.hdr ?? (plan.carryFrameHDR ? HDRSideData.metadata(of: frame.pointer) : nil)
         let encoder = try Encoder(
             video: plan.video, width: frame.width, height: frame.height,
@@ -260,7 +260,7 @@ final class VideoStage {
         return encoder
     }
 
-    private func makeGraph(for frame: Frame) throws(FFmpegFailure) -> FilterGraph {
+    private func makeGraph(for frame: Frame) throws(MediaFailure) -> FilterGraph {
         try FilterGraph(isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: frame, timeBase: timeBase),
                         description: plan.videoFilter)
     }

@@ -93,9 +93,7 @@ public final class Thumbnailer: Sendable {
         case "png": encoder = "png"
         default: throw .invalidOutputPath(output, reason: "use a .jpg, .jpeg or .png name")
         }
-        var config = CompressionConfig()
-        config.outputURL = output
-        let location = try OutputLocation.resolve(for: source, config: config)
+        let location = try OutputLocation.resolve(for: source, finalURL: output)
         let plan = StillImagePlan(
             source: source, outputPath: location.temporaryURL.path, times: times, columns: columns, width: width,
             rotation: info.primaryVideo?.video?.rotation ?? 0, encoderName: encoder)
@@ -103,7 +101,7 @@ public final class Thumbnailer: Sendable {
         let written: (times: [MediaTime], width: Int, height: Int)
         do throws(ReelError) {
             written = try await BlockingWork.run(flag: flag) { () throws(ReelError) in
-                try translatingFailures(source: source, output: location.temporaryURL) { try StillImageWriter.write(plan) }
+                try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in try StillImageWriter.write(plan) }
             }
             try location.commit()
         } catch {

@@ -5,18 +5,19 @@ struct OutputLocation: Sendable {
     let finalURL: URL
     let temporaryURL: URL
 
-    /// Resolves the output for `source` from the config, creating the directory when missing.
-    static func resolve(for source: URL, config: CompressionConfig) throws(ReelError) -> OutputLocation {
-        let finalURL: URL
-        if let outputURL = config.outputURL {
-            guard outputURL.isFileURL else { throw .invalidOutputPath(outputURL, reason: "not a file URL") }
-            finalURL = outputURL
-        } else {
-            let directory = config.outputDirectory ?? FileManager.default.temporaryDirectory
-            let base = source.deletingPathExtension().lastPathComponent
-            let unique = UUID().uuidString.prefix(8).lowercased()
-            finalURL = directory.appendingPathComponent("\(base)_compressed_\(unique).\(config.fileType.fileExtension)")
-        }
+    /// The default output name for `source`: `NAME_compressed_XXXXXXXX.EXT` in `directory`
+    /// (the system temporary directory when `nil`), unique per call.
+    static func generatedURL(for source: URL, in directory: URL?, fileExtension: String) -> URL {
+        let directory = directory ?? FileManager.default.temporaryDirectory
+        let base = source.deletingPathExtension().lastPathComponent
+        let unique = UUID().uuidString.prefix(8).lowercased()
+        return directory.appendingPathComponent("\(base)_compressed_\(unique).\(fileExtension)")
+    }
+
+    /// Checks that `finalURL` can be written for `source` (not the source itself, a file URL in
+    /// a writable directory, created when missing) and picks the temporary name beside it.
+    static func resolve(for source: URL, finalURL: URL) throws(ReelError) -> OutputLocation {
+        guard finalURL.isFileURL else { throw .invalidOutputPath(finalURL, reason: "not a file URL") }
         if samePath(finalURL, source) { throw .outputEqualsSource(source) }
         let directory = finalURL.deletingLastPathComponent()
         var isDirectory: ObjCBool = false

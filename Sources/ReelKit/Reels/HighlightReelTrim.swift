@@ -1,0 +1,78 @@
+import Foundation
+
+/// How a highlight reel is cut from the analyzer's results.
+public struct HighlightReelOptions: Sendable, Equatable {
+    /// The longest the reel may be, in seconds; `nil` keeps every highlight. With a budget the
+    /// most engaging segments are taken first until it is filled, then put back in time order.
+    public var maximumDuration: Double?
+    /// Segments below this level are never used; `nil` uses the highlights' own threshold
+    /// (without a budget) or takes any level (with one).
+    public var minimumLevel: Float?
+    /// Shortest range kept, in seconds; shorter picks are widened around their middle.
+    public var minimumRangeDuration: Double
+    /// Range edges within this many seconds of a shot boundary move onto it.
+    public var snapDistance: Double
+    /// An analysis of this source to reuse; `nil` runs the analyzer first.
+    public var analysis: VideoAnalysis?
+
+    /// Creates highlight reel options.
+    public init(maximumDuration: Double? = nil, minimumLevel: Float? = nil, minimumRangeDuration: Double = 1.5,
+                snapDistance: Double = 0.5, analysis: VideoAnalysis? = nil) {
+        self.maximumDuration = maximumDuration
+        self.minimumLevel = minimumLevel
+        self.minimumRangeDuration = minimumRangeDuration
+        self.snapDistance = snapDistance
+        self.analysis = analysis
+    }
+}
+
+extension TrimSelection {
+    /// A highlight reel: the source is analyzed by `analyzer` (unless `options` carries an
+    /// analysis), its highlight ranges picked, and only those compressed, in time order.
+    public static func highlights(_ options: HighlightReelOptions, analyzer: VideoAnalyzer = .shared) -> TrimSelection {
+        .planned(HighlightReelTrim(options: options, analyzer: analyzer))
+    }
+}
+
+/// The `TrimPlanner` behind `TrimSelection.highlights`: analysis (or a given one), then
+/// `HighlightReelPlanner`.
+public struct HighlightReelTrim: TrimPlanner, Equatable {
+    /// How the reel is cut.
+    public var options: HighlightReelOptions
+    /// The analyzer that runs when `options` carries no analysis.
+    public var analyzer: VideoAnalyzer
+
+    /// Creates the planner.
+    public init(options: HighlightReelOptions, analyzer: VideoAnalyzer = .shared) {
+        self.options = options
+        self.analyzer = analyzer
+    }
+
+    /// The analysis takes about a third of a reel's progress; none when it is given.
+    public var progressShare: Double { options.analysis == nil ? 0.3 : 0 }
+
+    /// The reel's budget.
+    public var maximumDuration: Double? { options.maximumDuration }
+
+    /// Analyzes `source` (unless an analysis was given) and picks the reel's ranges.
+    public func ranges(
+        of source: URL, progressHandler: @escaping @Sendable (Double) -> Void
+    ) async throws(ReelError) -> [TimeRange] {
+        let analysis: VideoAnalysis
+        if let given = options.analysis {
+            analysis = given
+        } else {
+            analysis = try await analyzer.analysis(of: try VideoAsset(url: source), progressHandler: progressHandler)
+        }
+        if Task.isCancelled { throw .cancelled }
+        let ranges = HighlightReelPlanner.ranges(for: analysis, options: options)
+        guard !ranges.isEmpty else {
+            throw .invalidRanges("no segment of \(source.lastPathComponent) reaches the highlight level")
+        }
+        return ranges
+    }
+
+    public static func == (lhs: HighlightReelTrim, rhs: HighlightReelTrim) -> Bool {
+        lhs.options == rhs.options && lhs.analyzer === rhs.analyzer
+    }
+}
