@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Layers, bottom up; a target depends only on targets listed before it, so the compiler keeps
+// the arrows pointing down (see Docs/architecture.md). ReelKit re-exports them all.
 let package = Package(
     name: "Reel",
     products: [
@@ -24,17 +26,35 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["PresetEmbedder"]
         ),
+        // What every layer uses: errors, failure translation, blocking work, cancellation,
+        // progress, the serial gate, output locations, time.
+        .target(name: "ReelSupport"),
+        // Which frames to keep when lowering the frame rate: strategies the transcode consults.
+        .target(name: "ReelFrameReduction", dependencies: ["ReelSupport"]),
+        // The only code that touches FFmpeg; its pointers cannot leave it (CFFmpeg is imported
+        // internally, so no package or public declaration can mention an FFmpeg type).
+        .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelSupport", "ReelFrameReduction"]),
+        .target(
+            name: "ReelCompression",
+            dependencies: ["ReelSupport", "ReelFrameReduction", "ReelMedia"],
+            plugins: ["EmbedPresets"]
+        ),
+        .target(name: "ReelAnalysis", dependencies: ["ReelSupport", "ReelMedia"]),
+        // Reels (highlight reels, thumbnails) on top of Compression and Analysis; the public
+        // library re-exports every layer.
         .target(
             name: "ReelKit",
-            dependencies: ["CFFmpeg"],
-            plugins: ["EmbedPresets"]
+            dependencies: ["ReelSupport", "ReelFrameReduction", "ReelMedia", "ReelCompression", "ReelAnalysis"]
         ),
         .target(name: "ReelArguments"),
         .executableTarget(
             name: "reel",
             dependencies: ["ReelKit", "ReelArguments"]
         ),
-        .testTarget(name: "ReelKitTests", dependencies: ["ReelKit"]),
+        .testTarget(
+            name: "ReelKitTests",
+            dependencies: ["ReelKit", "ReelSupport", "ReelFrameReduction", "ReelMedia", "ReelCompression", "ReelAnalysis"]
+        ),
         .testTarget(name: "ReelArgumentsTests", dependencies: ["ReelArguments"]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelKit"]),
     ],

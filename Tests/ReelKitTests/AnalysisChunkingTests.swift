@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 /// The analysis decode split into keyframe-to-keyframe chunks on parallel decoders: every frame
 /// decoded once, the same answers as one decoder, and a full-rate fallback where skipping B

@@ -1,7 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 /// Key-frame choice, queueing, cancellation and progress of the analyzer.
 @Suite struct AnalyzerBehaviourTests {

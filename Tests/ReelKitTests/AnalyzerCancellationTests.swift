@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 /// Cancellation timing of the analyzer. `make test` runs the suites named *Cancellation*
 /// after the others, alone, so a loaded machine does not decide the result.

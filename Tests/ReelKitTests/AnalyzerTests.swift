@@ -1,7 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 /// The analyzer on the story clip (see Fixtures/make-fixtures.sh): black, stills with faint noise
 /// and near-silence, and two loud high-motion parts, with cuts at 2, 6, 10, 21 s and a fade

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 /// Audio choices and extra tracks read back from real files.
 @Suite struct AudioAndTrackTests {

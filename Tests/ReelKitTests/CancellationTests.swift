@@ -1,7 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 /// Cancelling by `cancel()` and by the Swift task: prompt, typed, nothing left behind.
 /// `make test` runs the suites named *Cancellation* after the others, alone, so a loaded

@@ -1,5 +1,10 @@
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 /// Scoring, highlight selection, shot detection and key-frame choice on synthetic series.
 @Suite struct EngagementScoringTests {

@@ -1,7 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 @Suite(.serialized) struct LoggingTests {
     @Test func ffmpegLogLinesReachTheHandlerOnlyWhenInstalled() throws {

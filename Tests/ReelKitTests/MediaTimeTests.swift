@@ -1,5 +1,10 @@
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 @Suite struct MediaTimeTests {
     @Test func comparesAcrossTimescales() {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 /// Lossless cuts: packets copied byte for byte, ranges widened to whole keyframe groups.
 @Suite struct StreamCopyTests {

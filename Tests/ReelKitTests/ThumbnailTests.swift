@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 /// Thumbnails and contact sheets decoded back and compared with the video's frames.
 @Suite struct ThumbnailTests {

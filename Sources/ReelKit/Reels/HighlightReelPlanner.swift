@@ -1,3 +1,8 @@
+import ReelAnalysis
+import ReelCompression
+import ReelMedia
+import ReelSupport
+
 /// Turns an analysis into the source ranges of a highlight reel (see `HighlightReelOptions`).
 ///
 /// Without a budget: the highlights (at or above `minimumLevel` when given). With one: the most

@@ -1,4 +1,8 @@
 import Foundation
+import ReelAnalysis
+import ReelCompression
+import ReelMedia
+import ReelSupport
 
 /// How a highlight reel is cut from the analyzer's results.
 public struct HighlightReelOptions: Sendable, Equatable {

@@ -1,4 +1,8 @@
 import Foundation
+import ReelAnalysis
+import ReelCompression
+import ReelMedia
+import ReelSupport
 
 /// An image written from a video: where, which frames, how big.
 public struct ThumbnailResult: Sendable, Equatable {

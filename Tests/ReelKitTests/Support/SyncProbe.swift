@@ -1,6 +1,11 @@
 import Foundation
 import Synchronization
+@testable import ReelAnalysis
+@testable import ReelCompression
+@testable import ReelFrameReduction
 @testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
 
 /// Finds white flashes and beep onsets in a file, decoding it with ReelKit's analysis reader.
 enum SyncProbe {

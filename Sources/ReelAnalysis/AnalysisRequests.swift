@@ -1,0 +1,83 @@
+import ReelMedia
+import ReelSupport
+
+/// A question to ask of a video; several can share one decode in `VideoAnalyzer.analyze`.
+public protocol AnalysisRequest: Sendable {
+    /// What the request produces.
+    associatedtype Output: Sendable
+    /// Reads this request's answer from a finished analysis.
+    func result(from analysis: VideoAnalysis) throws(ReelError) -> Output
+}
+
+/// Finds the single frame that best represents the video.
+public struct KeyFrameAnalysisRequest: AnalysisRequest {
+    /// The key frame: the exact presentation time of a decoded frame.
+    public struct Output: Sendable, Equatable {
+        /// When the frame is shown.
+        public var timestamp: MediaTime
+    }
+
+    /// Creates the request.
+    public init() {}
+
+    public func result(from analysis: VideoAnalysis) throws(ReelError) -> Output {
+        guard let time = analysis.keyFrame else {
+            throw .invalidConfiguration("no frame to choose a key frame from")
+        }
+        return Output(timestamp: time)
+    }
+}
+
+/// Finds the most engaging segments and the engagement level of every segment.
+public struct HighlightAnalysisRequest: AnalysisRequest {
+    /// Highlights, levels and shots.
+    public struct Output: Sendable {
+        /// The most engaging stretches, chronological and non-overlapping (possibly none).
+        public var highlights: [TimeRange]
+        /// Every segment of the timeline, contiguous from start to end, with a level from 0 to 9.
+        public var levels: [(timeRange: TimeRange, level: Float)]
+        /// The shots the segments follow.
+        public var shots: [TimeRange]
+    }
+
+    /// The lowest level a highlight may have; `nil` picks it from the video (one above the
+    /// median, at least 4.5).
+    public var minimumLevel: Float?
+
+    /// Creates the request.
+    public init(minimumLevel: Float? = nil) {
+        self.minimumLevel = minimumLevel
+    }
+
+    public func result(from analysis: VideoAnalysis) throws(ReelError) -> Output {
+        Output(
+            highlights: HighlightSelector.highlights(analysis.segments, minimumLevel: minimumLevel),
+            levels: analysis.segments.map { ($0.timeRange, $0.level) },
+            shots: analysis.shots)
+    }
+}
+
+/// Finds the shots: cuts placed on the exact frame, fades and dissolves as boundaries too.
+public struct ShotAnalysisRequest: AnalysisRequest {
+    /// Shots and the boundaries between them.
+    public struct Output: Sendable {
+        /// The shots, contiguous from start to end.
+        public var shots: [TimeRange]
+        /// Where and how shots change.
+        public var boundaries: [ShotBoundary]
+    }
+
+    /// Creates the request.
+    public init() {}
+
+    public func result(from analysis: VideoAnalysis) throws(ReelError) -> Output {
+        Output(shots: analysis.shots, boundaries: analysis.boundaries)
+    }
+}
+
+extension HighlightAnalysisRequest {
+    /// The highlight ranges this request picks from an analysis.
+    public func highlights(in analysis: VideoAnalysis) -> [TimeRange] {
+        HighlightSelector.highlights(analysis.segments, minimumLevel: minimumLevel)
+    }
+}

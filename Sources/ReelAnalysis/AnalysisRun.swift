@@ -1,0 +1,99 @@
+import Foundation
+import ReelMedia
+import ReelSupport
+
+/// One analysis from file to `VideoAnalysis`: a single decode pass, then pure computation.
+struct AnalysisRun {
+    let url: URL
+    let options: VideoAnalyzer.Options
+    let shouldCancel: @Sendable () -> Bool
+    let progress: @Sendable (Double) -> Void
+
+    func run() throws(MediaFailure) -> VideoAnalysis {
+        let audio = AudioFeatureCollector(sampleRate: Double(AnalysisReader.audioSampleRate))
+        let readout = try AnalysisReader.read(
+            url: url, sampleRate: options.sampleRate, width: options.analysisWidth, height: options.analysisHeight,
+            workers: options.decodeWorkers, shouldCancel: shouldCancel, progress: { [progress] in progress($0 * 0.9) },
+            makeSink: { SampledFrameCollector() },
+            onAudio: { [audio] in audio.append($0) })
+        let info = readout.info
+        let sampled = SampledFrameCollector.joined(
+            readout.sinks, clock: SampleClock(start: info.videoStart, rate: max(options.sampleRate, 0.1)))
+        let frames = sampled.features, signatures = sampled.signatures
+        let changeTimes = readout.frameTimes, changes = readout.frameChanges
+        guard !frames.isEmpty else {
+            throw .failed(.decode, operation: "decode", message: "no video frame could be decoded", code: nil)
+        }
+        let start = MediaTime(seconds: info.videoStart, timescale: 1_000_000)
+        // The container's end, unless frames run past it (or it is unknown): then one nominal
+        // frame after the last decoded one.
+        let lastFrame = changeTimes.last ?? frames[frames.count - 1].time
+        let containerEnd = MediaTime(seconds: info.videoStart + info.duration, timescale: 1_000_000)
+        let end = info.duration > 0 && containerEnd > lastFrame
+            ? containerEnd : lastFrame + MediaTime(seconds: 1 / info.frameRate, timescale: lastFrame.timescale)
+
+        let detector = ShotDetector()
+        let gaps = changeTimes.indices.map { index in
+            index == 0 ? 1 : (changeTimes[index] - changeTimes[index - 1]).seconds * info.frameRate
+        }
+        let candidates = detector.candidates(changes, gaps: gaps)
+        if shouldCancel() { throw .cancelled }
+        var boundaries = candidates.filter(\.confirmed).map { ShotBoundary(time: changeTimes[$0.index], kind: .cut, transition: nil) }
+        let unsettled = candidates.filter { !$0.confirmed }
+        let refiner = CutRefiner(
+            stream: readout.videoStream, detector: detector, skippingBetween: readout.skipsBFramesExactly ? .bidirectional : .nonReference,
+            shouldCancel: shouldCancel)
+        let settled = try refiner.settle(unsettled.map { CutRefiner.window(around: $0.index, in: changeTimes) }) { [progress] done in
+            progress(0.9 + 0.1 * Double(done) / Double(unsettled.count))
+        }
+        boundaries += settled.compactMap { $0.map { ShotBoundary(time: $0, kind: .cut, transition: nil) } }
+        boundaries.sort { $0.time < $1.time }
+        let refined = unsettled.count
+        let cutSamples = Set(boundaries.compactMap { boundary in
+            frames.firstIndex { $0.time >= boundary.time }
+        })
+        let span = max(1, Int((options.sampleRate * 0.4).rounded()))
+        boundaries += detector.gradualBoundaries(frames, signatures: signatures, cuts: cutSamples, span: span)
+        boundaries = Self.cleaned(boundaries, start: start, end: end, minimumGap: MediaTime(value: 1, timescale: 5))
+
+        let shots = Self.ranges(between: boundaries.map(\.time), start: start, end: end)
+        let segmenter = Segmenter(maximumDuration: options.maximumSegmentDuration)
+        let scorer = EngagementScorer(signals: options.signals, weights: options.weights, hasAudio: info.hasAudio)
+        let cutTimes = boundaries.map(\.time.seconds)
+        let segments = segmenter.split(shots).map { range in
+            let features = SegmentAggregator.features(
+                of: range, frames: frames, audio: audio.windows, hasAudio: info.hasAudio, cutTimes: cutTimes)
+            return EngagementSegment(timeRange: range, level: Float(scorer.level(features)), features: features)
+        }
+        let keyFrame = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: boundaries)
+        return VideoAnalysis(
+            duration: info.duration > 0 ? info.duration : (end - start).seconds, boundaries: boundaries, shots: shots, segments: segments,
+            keyFrame: keyFrame, decodePasses: 1, refinedCuts: refined, sampledFrames: frames.count)
+    }
+
+    /// Sorted boundaries inside the video, at least `minimumGap` apart (cuts win over gradual).
+    static func cleaned(_ boundaries: [ShotBoundary], start: MediaTime, end: MediaTime, minimumGap: MediaTime) -> [ShotBoundary] {
+        let sorted = boundaries.filter { $0.time > start && $0.time < end }.sorted { $0.time < $1.time }
+        var result: [ShotBoundary] = []
+        for boundary in sorted {
+            if let last = result.last, boundary.time - last.time < minimumGap {
+                if last.kind == .gradual && boundary.kind == .cut { result[result.count - 1] = boundary }
+                continue
+            }
+            result.append(boundary)
+        }
+        return result
+    }
+
+    /// Contiguous ranges from `start` to `end` split at `times`.
+    static func ranges(between times: [MediaTime], start: MediaTime, end: MediaTime) -> [TimeRange] {
+        var ranges: [TimeRange] = []
+        var current = start
+        for time in times where time > current && time < end {
+            ranges.append(TimeRange(start: current, end: time))
+            current = time
+        }
+        ranges.append(TimeRange(start: current, end: end))
+        return ranges
+    }
+}

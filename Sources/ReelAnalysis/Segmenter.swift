@@ -1,0 +1,61 @@
+import Foundation
+import ReelMedia
+import ReelSupport
+
+/// Splits shots into segments no longer than `maximumDuration`, in equal chunks.
+struct Segmenter {
+    var maximumDuration: Double
+
+    func split(_ shots: [TimeRange]) -> [TimeRange] {
+        shots.flatMap { shot -> [TimeRange] in
+            let length = shot.duration.seconds
+            let pieces = max(1, Int((length / max(maximumDuration, 0.5)).rounded(.up)))
+            guard pieces > 1 else { return [shot] }
+            let step = shot.duration.converted(to: 1_000_000).value / Int64(pieces)
+            return (0..<pieces).map { piece in
+                let start = piece == 0 ? shot.start : shot.start + MediaTime(value: step * Int64(piece), timescale: 1_000_000)
+                let end = piece == pieces - 1 ? shot.end : shot.start + MediaTime(value: step * Int64(piece + 1), timescale: 1_000_000)
+                return TimeRange(start: start, end: end)
+            }
+        }
+    }
+}
+
+/// Summarizes the frame and audio measurements that fall inside a segment.
+enum SegmentAggregator {
+    static func features(of range: TimeRange, frames: [FrameFeatures], audio: [AudioFeatures], hasAudio: Bool,
+                         cutTimes: [Double]) -> SegmentFeatures {
+        let start = range.start.seconds, end = range.end.seconds
+        var inside = frames.filter { $0.time >= range.start && $0.time < range.end }
+        if inside.isEmpty, let nearest = frames.min(by: { abs($0.time.seconds - start) < abs($1.time.seconds - start) }) {
+            inside = [nearest]
+        }
+        // The first sample of a shot carries the cut's change, not motion.
+        let changes = inside.dropFirst().map(\.change).sorted()
+        let motion = changes.isEmpty ? 0 : changes[changes.count / 2]
+        func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+        let sound = audio.filter { $0.start >= start - 0.05 && $0.start < end }
+        let window = 10.0
+        let nearbyCuts = cutTimes.filter { $0 >= (start + end) / 2 - window && $0 < (start + end) / 2 + window }.count
+        let covered = min(end + window, max(end, cutTimes.last ?? end)) - max(start - window, 0)
+        return SegmentFeatures(
+            motion: motion,
+            sharpness: mean(inside.map(\.sharpness)),
+            brightness: mean(inside.map(\.brightness)),
+            contrast: mean(inside.map(\.contrast)),
+            colorfulness: mean(inside.map(\.colorfulness)),
+            blankFraction: Double(inside.filter(\.isBlank).count) / Double(max(inside.count, 1)),
+            loudness: hasAudio && !sound.isEmpty ? 10 * log10Mean(sound.map(\.loudness)) : -100,
+            onsetRate: sound.isEmpty ? 0 : sound.map(\.onset).reduce(0, +) / max(end - start, 0.1),
+            cutsPerMinute: Double(nearbyCuts) / max(covered, 2 * window) * 60)
+    }
+
+    /// The mean power of dB values, back in dB / 10 (so that 10 x result is dB).
+    private static func log10Mean(_ decibels: [Double]) -> Double {
+        let power = decibels.map { pow10($0 / 10) }.reduce(0, +) / Double(decibels.count)
+        return power > 1e-10 ? log10Value(power) : -10
+    }
+
+    private static func pow10(_ value: Double) -> Double { exp(value * 2.302585092994046) }
+    private static func log10Value(_ value: Double) -> Double { log(value) / 2.302585092994046 }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import ReelMedia
+import ReelSupport
+import Synchronization
+
+/// Finds a video's key frame, shots and most engaging segments, modeled on MediaIntelligence's
+/// `VideoAnalyzer`: CPU only, offline, one FFmpeg decode however many requests are passed.
+///
+/// Concurrent calls wait in line and run one at a time, in the order they arrived. Cancelling
+/// the calling task stops the work promptly with `ReelError.cancelled`.
+public final class VideoAnalyzer: Sendable {
+    /// How the analyzer samples and scores.
+    public struct Options: Sendable {
+        /// Frames measured per second in the main pass.
+        public var sampleRate: Double = 6
+        /// Width and height of the shrunk pictures measured.
+        public var analysisWidth = 128
+        /// See `analysisWidth`.
+        public var analysisHeight = 72
+        /// Decoders run side by side, each on its own keyframe-to-keyframe chunk of the video;
+        /// `nil` uses one per core. Set it lower to leave cores to other work.
+        public var decodeWorkers: Int?
+        /// Shots longer than this are split into equal segments, in seconds.
+        public var maximumSegmentDuration: Double = 4
+        /// Weights of the engagement signals.
+        public var weights = EngagementWeights()
+        /// The engagement signals; add your own `EngagementSignal` and give it a weight.
+        public var signals: [any EngagementSignal] = EngagementWeights.standardSignals
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The shared analyzer with default options.
+    public static let shared = VideoAnalyzer()
+
+    /// The options this analyzer uses.
+    public let options: Options
+    private let gate = SerialGate()
+    private let passes = Atomic<Int>(0)
+
+    /// Creates an analyzer with its own queue.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Full decode passes this analyzer has made (one per `analyze` call that got to decode).
+    public var decodePassCount: Int { passes.load(ordering: .relaxed) }
+
+    /// Runs every request on one decode of the video; each request succeeds or fails on its own.
+    /// Throws only when the task is cancelled.
+    public func analyze<each Request: AnalysisRequest>(
+        _ asset: VideoAsset, for requests: repeat each Request,
+        progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> (repeat Result<(each Request).Output, ReelError>) {
+        let analysis: Result<VideoAnalysis, ReelError>
+        do {
+            analysis = .success(try await self.analysis(of: asset, progressHandler: progressHandler))
+        } catch .cancelled {
+            throw .cancelled
+        } catch {
+            analysis = .failure(error)
+        }
+        return (repeat Self.answer(each requests, from: analysis))
+    }
+
+    /// The whole analysis (shots, segments with features and levels, key frame) in one decode.
+    public func analysis(
+        of asset: VideoAsset, progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> VideoAnalysis {
+        guard await gate.enter() else { throw .cancelled }
+        defer { gate.leave() }
+        if Task.isCancelled { throw .cancelled }
+        let url = asset.url
+        try SourceCheck.requireReadableFile(url)
+        let options = self.options
+        let reporter = ProgressReporter(progressHandler)
+        let flag = CancellationFlag()
+        passes.add(1, ordering: .relaxed)
+        let result = try await BlockingWork.run(flag: flag) { () throws(ReelError) -> VideoAnalysis in
+            try translatingFailures(source: url, output: url) { () throws(MediaFailure) in
+                try AnalysisRun(url: url, options: options, shouldCancel: { flag.isRaised },
+                                progress: { reporter.report($0) }).run()
+            }
+        }
+        reporter.finish()
+        return result
+    }
+
+    private static func answer<Request: AnalysisRequest>(
+        _ request: Request, from analysis: Result<VideoAnalysis, ReelError>
+    ) -> Result<Request.Output, ReelError> {
+        switch analysis {
+        case .success(let value):
+            do {
+                return .success(try request.result(from: value))
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+/// The video codec of the output.
+public enum VideoCodec: String, Sendable, Codable, CaseIterable {
+    /// H.264 / AVC through libx264.
+    case h264
+    /// H.265 / HEVC through libx265 (tagged `hvc1` for Apple players).
+    case hevc
+
+    /// The FFmpeg encoder used for this codec.
+    public var encoderName: String { self == .h264 ? "libx264" : "libx265" }
+
+    /// Whether this FFmpeg build has the encoder (decided at run time).
+    public func isSupported() -> Bool { EncoderAvailability.has(encoderName) }
+}
+
+/// The audio codec of the output.
+public enum AudioCodecType: String, Sendable, Codable, CaseIterable {
+    /// AAC-LC through FFmpeg's native encoder.
+    case aac
+    /// HE-AAC v1 (AAC + SBR); needs an encoder such as libfdk_aac, which Debian's FFmpeg lacks.
+    case aac_he_v1
+    /// HE-AAC v2 (AAC + SBR + PS); needs libfdk_aac too.
+    case aac_he_v2
+
+    /// The FFmpeg encoders able to produce this codec, in order of preference.
+    var encoderCandidates: [String] {
+        switch self {
+        case .aac: return ["aac", "libfdk_aac"]
+        case .aac_he_v1, .aac_he_v2: return ["libfdk_aac"]
+        }
+    }
+
+    /// The first available encoder, if any.
+    var availableEncoder: String? { encoderCandidates.first { EncoderAvailability.has($0) } }
+
+    /// Whether this FFmpeg build can encode this codec (decided at run time).
+    public func isSupported() -> Bool { availableEncoder != nil }
+}
+
+/// The output container.
+public enum OutputFileType: String, Sendable, Codable, CaseIterable {
+    /// MPEG-4 (`.mp4`).
+    case mp4
+    /// QuickTime (`.mov`).
+    case mov
+
+    /// The file extension, without the dot.
+    public var fileExtension: String { rawValue }
+}
+
+/// How strongly to denoise before encoding (libavfilter's `hqdn3d`).
+public enum NoiseReduction: String, Sendable, Codable, CaseIterable {
+    case none, low, medium, high
+
+    /// The `hqdn3d` filter for this strength (spatial luma:chroma, temporal luma:chroma), or nil.
+    var filter: String? {
+        switch self {
+        case .none: return nil
+        case .low: return "hqdn3d=2:1.5:3:2.25"
+        case .medium: return "hqdn3d=4:3:6:4.5"
+        case .high: return "hqdn3d=7:5.25:10:7.5"
+        }
+    }
+}
+
+/// Steps applied to the picture before encoding.
+public struct PreprocessingOptions: Sendable, Codable, Equatable {
+    /// Denoising strength.
+    public var noiseReduction: NoiseReduction
+
+    /// Creates preprocessing options.
+    public init(noiseReduction: NoiseReduction = .none) {
+        self.noiseReduction = noiseReduction
+    }
+}
+
+/// How the video bit rate is controlled when `useExplicitBitrate` is true.
+public enum BitrateMode: String, Sendable, Codable, CaseIterable {
+    /// Constant quality (CRF from `videoQuality`) capped by VBV at `videoBitrate`: simple scenes
+    /// take fewer bits than the cap, busy scenes are held to it.
+    case cappedQuality
+    /// Plain average bit rate at `videoBitrate` (what AVAssetWriter-style compressors do).
+    case average
+}
+
+/// x264/x265 speed presets: slower is smaller at the same quality.
+public enum EncoderSpeed: String, Sendable, Codable, CaseIterable {
+    case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+/// Every setting of one compression, modeled on JMVideoCompressor's `CompressionConfig`.
+public struct CompressionConfig: Sendable, Equatable {
+    // MARK: Video
+
+    /// Output video codec; `.hevc` falls back to `fallbackVideoCodec` when libx265 is missing.
+    public var videoCodec: VideoCodec = .h264
+    /// Used instead of `videoCodec` when that is not supported; `nil` makes it an error.
+    public var fallbackVideoCodec: VideoCodec?
+    /// When true the bit rate follows `videoBitrate` (see `bitrateMode`); when false, pure
+    /// constant quality from `videoQuality`.
+    public var useExplicitBitrate = true
+    /// Target (average mode) or cap (capped-quality mode) video bit rate, bits per second.
+    public var videoBitrate = 2_000_000
+    /// How `videoBitrate` is applied.
+    public var bitrateMode: BitrateMode = .cappedQuality
+    /// Quality 0 (smallest) ... 1 (best), mapped to CRF: H.264 CRF = 40 - 24 q (1.0 -> 16,
+    /// 0.5 -> 28), HEVC CRF = H.264 CRF + 3 (x265's scale gives similar quality 3 points higher).
+    public var videoQuality: Float = 0.6
+    /// Also scale the bit rate down with the pixel rate: the source's bits per pixel per second
+    /// are never exceeded after scaling and frame reduction.
+    public var useAdaptiveBitrate = false
+    /// Maximum frames between keyframes.
+    public var maxKeyFrameInterval = 30
+    /// Target frame rate; frames are dropped by the reducer when the source is faster.
+    public var fps: Float = 30
+    /// Longest side of the visible picture in pixels, aspect kept, even, never upscaled; nil keeps size.
+    public var maxLongerDimension: Int?
+    /// false: keep coded orientation and carry the source's rotation matrix; true: rotate the
+    /// pixels upright and write no rotation.
+    public var forceVisualEncodingDimensions = false
+    /// Start of the kept part of the source (nil = its start). Frame-accurate.
+    public var trimStartTime: MediaTime?
+    /// End of the kept part of the source (nil = its end). Frame-accurate.
+    public var trimEndTime: MediaTime?
+    /// Which parts of the source to keep: all of it (then `trimStartTime`/`trimEndTime` may
+    /// cut one range), a list of ranges, or ranges a planner works out (a highlight reel).
+    public var trim: TrimSelection = .whole
+    /// Seconds of crossfade (picture dissolve and sound crossfade) at each join between kept
+    /// ranges; 0 cuts with short audio fades. A join is cut plainly when the range before it
+    /// is shorter than twice the crossfade. Each crossfade shortens the output by its length.
+    public var crossfadeDuration: Double = 0
+    /// x264/x265 speed preset.
+    public var encoderSpeed: EncoderSpeed = .medium
+    /// Lossless cut: copy the video and audio packets unchanged instead of re-encoding, with
+    /// every range widened to whole groups of pictures (start on the keyframe at or before it,
+    /// end on the keyframe at or after it). Encoding settings do not apply; `audioBitrate <= 0`
+    /// still drops the audio.
+    public var streamCopy = false
+
+    // MARK: Audio
+
+    /// Output audio codec.
+    public var audioCodec: AudioCodecType = .aac
+    /// Audio bit rate in bits per second; 0 or less drops the audio.
+    public var audioBitrate = 128_000
+    /// Output sample rate in Hz (never above the source's).
+    public var audioSampleRate = 44_100
+    /// Output channels (1 or 2); nil keeps the source's, at most 2.
+    public var audioChannels: Int?
+
+    // MARK: Optimization
+
+    /// Measure motion and detail on sampled frames and adjust keyframe interval and rate
+    /// (see `ContentAwareTuning`).
+    public var contentAwareOptimization = true
+    /// Denoising and other picture preparation.
+    public var preprocessing = PreprocessingOptions()
+
+    // MARK: Output
+
+    /// Output container.
+    public var fileType: OutputFileType = .mp4
+    /// Exact output file; overrides `outputDirectory`. Its directory is created when missing.
+    public var outputURL: URL?
+    /// Directory for an output with a generated name; default the system temporary directory.
+    public var outputDirectory: URL?
+
+    /// The default configuration (medium quality settings without a preset's extras).
+    public static let `default` = CompressionConfig()
+
+    /// Creates the default configuration.
+    public init() {}
+
+    /// Checks values that are wrong whatever the source.
+    public func validate() throws(ReelError) {
+        if !(0...1).contains(videoQuality) || videoQuality.isNaN {
+            throw .invalidConfiguration("videoQuality must be between 0 and 1, got \(videoQuality)")
+        }
+        if useExplicitBitrate && videoBitrate <= 0 {
+            throw .invalidConfiguration("videoBitrate must be positive, got \(videoBitrate)")
+        }
+        if maxKeyFrameInterval < 1 {
+            throw .invalidConfiguration("maxKeyFrameInterval must be at least 1, got \(maxKeyFrameInterval)")
+        }
+        if !(fps > 0) || fps > 1000 {
+            throw .invalidConfiguration("fps must be between 0 and 1000, got \(fps)")
+        }
+        if let size = maxLongerDimension, size < 16 {
+            throw .invalidConfiguration("maxLongerDimension must be at least 16, got \(size)")
+        }
+        if let channels = audioChannels, !(1...2).contains(channels) {
+            throw .invalidConfiguration("audioChannels must be 1 or 2, got \(channels)")
+        }
+        if !(0...5).contains(crossfadeDuration) {
+            throw .invalidConfiguration("crossfadeDuration must be between 0 and 5 s, got \(crossfadeDuration)")
+        }
+        if streamCopy && crossfadeDuration > 0 {
+            throw .invalidConfiguration("a stream copy cannot crossfade; crossfades need re-encoding")
+        }
+        if trim != .whole && (trimStartTime != nil || trimEndTime != nil) {
+            throw .invalidConfiguration("use either trimStartTime/trimEndTime or trim, not both")
+        }
+        if audioBitrate > 0 && !(8_000...192_000).contains(audioSampleRate) {
+            throw .invalidConfiguration("audioSampleRate must be 8000...192000 Hz, got \(audioSampleRate)")
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+/// Decides every encoding parameter from the source's facts and the config; no I/O.
+struct CompressionPlanner {
+    let source: MediaInfo
+    let config: CompressionConfig
+    let reducer: any VideoFrameReducer
+    let content: ContentAdjustment?
+
+    /// The chosen plan plus the facts the analytics report.
+    struct Decision: Sendable {
+        var plan: TranscodePlan
+        var codec: VideoCodec
+        var video: StreamInfo
+        var droppedTracks: [DroppedTrack]
+        var summary: EncodingSummary
+        /// The kept source ranges, on the file's timeline (container start = 0).
+        var keptRanges: [TimeRange]
+    }
+
+    func decide(outputPath: String) throws(ReelError) -> Decision {
+        guard let video = source.primaryVideo, let picture = video.video else {
+            throw .missingVideoTrack(source.url)
+        }
+        let codec = try chooseCodec()
+        let ranges = try keptRanges()
+        let audio = try audioSettings()
+
+        let rotation = picture.rotation
+        let (visualWidth, visualHeight) = targetVisualSize(picture)
+        let rotatesPixels = config.forceVisualEncodingDimensions && rotation != 0
+        let swapped = rotation % 180 != 0 && !rotatesPixels
+        let encodeWidth = swapped ? visualHeight : visualWidth
+        let encodeHeight = swapped ? visualWidth : visualHeight
+
+        let sourceRate = picture.frameRate > 0 ? picture.frameRate : 30
+        let target = Double(config.fps)
+        let reduces = max(sourceRate, picture.baseFrameRate) > target * 1.001
+        let outputRate = reduces ? min(target, sourceRate) : sourceRate
+
+        let tenBit = codec == .hevc && picture.bitDepth > 8
+        var filters: [String] = []
+        if rotatesPixels { filters.append(FilterGraph.rotationFilter(clockwise: rotation)) }
+        let rotatedWidth = rotatesPixels && rotation % 180 != 0 ? picture.height : picture.width
+        let rotatedHeight = rotatesPixels && rotation % 180 != 0 ? picture.width : picture.height
+        if encodeWidth != rotatedWidth || encodeHeight != rotatedHeight {
+            filters.append("scale=\(encodeWidth):\(encodeHeight):flags=bicubic")
+        }
+        if let denoise = config.preprocessing.noiseReduction.filter { filters.append(denoise) }
+        filters.append("format=\(tenBit ? "yuv420p10le" : "yuv420p")")
+
+        let rate = rateControl(codec: codec, video: video, picture: picture,
+                               outputPixels: encodeWidth * encodeHeight, outputRate: outputRate)
+        let keyInterval = config.maxKeyFrameInterval * (content?.keyFrameIntervalFactor ?? 1)
+        let settings = VideoEncoderSettings(
+            encoderName: codec.encoderName, speedPreset: config.encoderSpeed.rawValue,
+            constantRateFactor: rate.crf, averageBitRate: rate.average, maxBitRate: rate.max,
+            bufferSize: rate.max.map { $0 * 2 }, keyFrameInterval: keyInterval,
+            frameRate: outputRate, tenBit: tenBit)
+        let filter = filters.joined(separator: ",")
+        let plan = TranscodePlan(
+            source: source.url, outputPath: outputPath, formatName: config.fileType.rawValue,
+            videoStreamIndex: video.index, audioStreamIndex: audio == nil ? nil : source.primaryAudioStreamIndex,
+            ranges: ranges, videoFilter: filter, video: settings,
+            outputRotation: rotatesPixels ? 0 : rotation,
+            hdr: codec == .hevc ? picture.hdr : nil,
+            carryFrameHDR: codec == .hevc && picture.color.isHDR,
+            audio: audio, fastStart: true, crossfade: config.crossfadeDuration, reducer: reducer,
+            targetFrameRate: reduces ? target : nil)
+        let summary = EncodingSummary(
+            constantRateFactor: rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
+            keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter)
+        let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
+        return Decision(plan: plan, codec: codec, video: video,
+                        droppedTracks: droppedTracks(keepingAudio: audio != nil), summary: summary,
+                        keptRanges: ranges.map { TimeRange(start: $0.start - origin, end: $0.end - origin) })
+    }
+
+    private func chooseCodec() throws(ReelError) -> VideoCodec {
+        if config.videoCodec.isSupported() { return config.videoCodec }
+        if let fallback = config.fallbackVideoCodec, fallback.isSupported() { return fallback }
+        throw .codecNotSupported(config.videoCodec.rawValue)
+    }
+
+    /// The source ranges to encode, in output order; times count from the container's start.
+    func keptRanges() throws(ReelError) -> [ClosedSourceRange] {
+        switch config.trim {
+        case .whole:
+            return [try trimmedRange()]
+        case .ranges(let ranges):
+            return try listedRanges(ranges)
+        case .planned:
+            throw .invalidConfiguration("planned trimming must be resolved to ranges before planning")
+        }
+    }
+
+    /// The whole source, or the one range of `trimStartTime`/`trimEndTime`.
+    private func trimmedRange() throws(ReelError) -> ClosedSourceRange {
+        let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
+        let duration = MediaTime(seconds: source.duration, timescale: 1_000_000)
+        let start = config.trimStartTime ?? .zero
+        let end = config.trimEndTime ?? duration
+        let invalid = ReelError.invalidTrimTimes(
+            start: config.trimStartTime?.seconds, end: config.trimEndTime?.seconds, duration: source.duration)
+        guard start >= .zero, end > start else { throw invalid }
+        // Allow a millisecond of slack for end times written from rounded durations.
+        if source.duration > 0, start >= duration || end > duration + MediaTime(value: 1, timescale: 1000) {
+            throw invalid
+        }
+        let clampedEnd = source.duration > 0 && end > duration ? duration : end
+        return ClosedSourceRange(
+            start: origin + start, end: origin + clampedEnd,
+            needsSeek: start > .zero, endsEarly: config.trimEndTime != nil && clampedEnd < duration)
+    }
+
+    /// Validated ranges of a list: inside the source, non-empty, not overlapping.
+    private func listedRanges(_ ranges: [TimeRange]) throws(ReelError) -> [ClosedSourceRange] {
+        guard !ranges.isEmpty else { throw .invalidRanges("the list of ranges is empty") }
+        let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
+        let duration = MediaTime(seconds: source.duration, timescale: 1_000_000)
+        let slack = MediaTime(value: 1, timescale: 1000)
+        func text(_ range: TimeRange) -> String {
+            String(format: "%.3f-%.3f s", range.start.seconds, range.end.seconds)
+        }
+        var result: [ClosedSourceRange] = []
+        for (index, range) in ranges.enumerated() {
+            let name = "range \(index + 1) (\(text(range)))"
+            if range.start < .zero { throw .invalidRanges("\(name) starts before the video") }
+            if range.isEmpty { throw .invalidRanges("\(name) is empty") }
+            if source.duration > 0, range.start >= duration || range.end > duration + slack {
+                throw .invalidRanges("\(name) goes beyond the end of the \(String(format: "%.3f s", source.duration)) video")
+            }
+            for (otherIndex, other) in ranges.enumerated().prefix(index)
+            where range.start < other.end && other.start < range.end {
+                throw .invalidRanges("\(name) overlaps range \(otherIndex + 1) (\(text(other)))")
+            }
+            let end = source.duration > 0 && range.end > duration ? duration : range.end
+            result.append(ClosedSourceRange(
+                start: origin + range.start, end: origin + end,
+                needsSeek: range.start > .zero || index > 0, endsEarly: end < duration))
+        }
+        return result
+    }
+
+    private func audioSettings() throws(ReelError) -> AudioEncoderSettings? {
+        guard config.audioBitrate > 0, let stream = source.primaryAudio, let sound = stream.audio else { return nil }
+        guard let encoder = config.audioCodec.availableEncoder else {
+            throw .codecNotSupported(config.audioCodec.rawValue)
+        }
+        let sampleRate = sound.sampleRate > 0 ? min(config.audioSampleRate, sound.sampleRate) : config.audioSampleRate
+        let channels = config.audioChannels ?? min(max(sound.channels, 1), 2)
+        var bitRate = config.audioBitrate
+        if let sourceRate = stream.bitRate, sourceRate > 0 { bitRate = min(bitRate, max(Int(sourceRate), 32_000)) }
+        return AudioEncoderSettings(encoderName: encoder, sampleRate: sampleRate, channels: channels, bitRate: bitRate)
+    }
+
+    /// The visible size after `maxLongerDimension`: aspect kept, even, never larger than the source.
+    func targetVisualSize(_ picture: VideoStreamInfo) -> (Int, Int) {
+        let width = picture.visualWidth, height = picture.visualHeight
+        let longer = max(width, height)
+        let limit = min(config.maxLongerDimension ?? longer, longer)
+        let scale = Double(limit) / Double(max(longer, 1))
+        func even(_ value: Double) -> Int { max(2, Int(value) / 2 * 2) }
+        if width >= height {
+            let outWidth = even(Double(limit))
+            return (outWidth, even((Double(height) * scale).rounded()))
+        }
+        let outHeight = even(Double(limit))
+        return (even((Double(width) * scale).rounded()), outHeight)
+    }
+
+    private struct RateChoice {
+        var crf: Double?
+        var average: Int?
+        var max: Int?
+    }
+
+    private func rateControl(codec: VideoCodec, video: StreamInfo, picture: VideoStreamInfo,
+                             outputPixels: Int, outputRate: Double) -> RateChoice {
+        let crf = Self.constantRateFactor(quality: config.videoQuality, codec: codec)
+            + (content?.constantRateFactorOffset ?? 0)
+        guard config.useExplicitBitrate else { return RateChoice(crf: crf) }
+        var bitrate = Double(config.videoBitrate) * (content?.bitrateFactor ?? 1)
+        let sourceBitrate = Double(video.bitRate ?? 0)
+        if config.useAdaptiveBitrate, sourceBitrate > 0 {
+            let sourcePixelRate = Double(picture.width * picture.height) * max(picture.frameRate, 1)
+            let outputPixelRate = Double(outputPixels) * max(outputRate, 1)
+            bitrate = min(bitrate, max(sourceBitrate * outputPixelRate / sourcePixelRate, 100_000))
+        }
+        // Never bigger than needed: a request above 1.2x the source becomes 0.8x the source,
+        // but not below a floor (0.005 bits per output pixel, at least 100 kbps): a VBV cap
+        // starved to the few kb/s of a nearly black source makes the encoder emit gray frames.
+        if sourceBitrate > 0, bitrate > sourceBitrate * 1.2 {
+            let floor = max(100_000, 0.005 * Double(outputPixels) * max(outputRate, 1))
+            bitrate = max(sourceBitrate * 0.8, min(floor, bitrate))
+        }
+        let rate = Int(bitrate.rounded())
+        switch config.bitrateMode {
+        case .cappedQuality: return RateChoice(crf: crf, max: rate)
+        case .average: return RateChoice(average: rate)
+        }
+    }
+
+    /// CRF for `quality` 0...1: H.264 40 - 24 q; HEVC three points higher (x265's scale).
+    static func constantRateFactor(quality: Float, codec: VideoCodec) -> Double {
+        let base = 40 - 24 * Double(min(max(quality, 0), 1))
+        return (codec == .hevc ? base + 3 : base).rounded(toPlaces: 2)
+    }
+
+    func droppedTracks(keepingAudio: Bool) -> [DroppedTrack] {
+        source.streams.compactMap { stream in
+            if stream.index == source.primaryVideoStreamIndex { return nil }
+            if keepingAudio && stream.index == source.primaryAudioStreamIndex { return nil }
+            let reason: String
+            switch stream.role {
+            case .primaryAudio: reason = config.audioBitrate <= 0 ? "audio disabled (audioBitrate <= 0)" : "audio not kept"
+            case .auxiliaryVideo: reason = "auxiliary video track (e.g. depth/disparity or a second angle); only the primary video is encoded"
+            case .auxiliaryAudio: reason = "additional audio track; only the primary audio is encoded"
+            case .coverArt: reason = "cover art"
+            case .data: reason = "timed metadata or data track"
+            case .subtitle: reason = "subtitles are not carried"
+            case .primaryVideo, .other: reason = "not supported in the output"
+            }
+            return DroppedTrack(index: stream.index, role: stream.role, codecName: stream.codecName,
+                                handlerName: stream.handlerName, reason: reason)
+        }
+    }
+}
+
+extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        let factor = pow(10, Double(places))
+        return (self * factor).rounded() / factor
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+/// What a finished compression produced.
+public struct CompressionResult: Sendable {
+    /// The compressed file.
+    public var url: URL
+    /// Measurements of the source and the output.
+    public var analytics: CompressionAnalytics
+}
+
+/// Pixel dimensions.
+public struct VideoDimensions: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+
+    /// Creates dimensions.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// A source track that is not in the output, and why.
+public struct DroppedTrack: Sendable, Equatable, Codable {
+    /// The stream's index in the source.
+    public var index: Int
+    /// What kind of track it was.
+    public var role: StreamRole
+    /// Its codec.
+    public var codecName: String
+    /// Its handler name, when the container has one (e.g. `Disparity`).
+    public var handlerName: String?
+    /// Why it was not carried over.
+    public var reason: String
+}
+
+/// Sizes, rates and counts of a compression, measured from the files (not the targets).
+public struct CompressionAnalytics: Sendable, Equatable, Codable {
+    /// Source file size in bytes.
+    public var originalFileSize: Int64
+    /// Output file size in bytes.
+    public var compressedFileSize: Int64
+    /// `originalFileSize / compressedFileSize`; higher is better.
+    public var compressionRatio: Double
+    /// Wall-clock seconds the compression took.
+    public var processingTime: TimeInterval
+    /// The source's visible dimensions (rotation applied).
+    public var originalDimensions: VideoDimensions
+    /// The output's coded dimensions (before any rotation matrix).
+    public var compressedDimensions: VideoDimensions
+    /// The output's visible dimensions (rotation applied).
+    public var compressedVisualDimensions: VideoDimensions
+    /// Source video bit rate in bits per second, measured from the file.
+    public var originalVideoBitrate: Double
+    /// Output video bit rate in bits per second, measured from the output file.
+    public var compressedVideoBitrate: Double
+    /// Source audio bit rate, when the source has audio.
+    public var originalAudioBitrate: Double?
+    /// Output audio bit rate, when the output has audio.
+    public var compressedAudioBitrate: Double?
+    /// Source duration in seconds.
+    public var originalDuration: Double
+    /// Output duration in seconds.
+    public var compressedDuration: Double
+    /// The source ranges that were kept, in output order (one range for a whole source);
+    /// in stream-copy mode, after snapping to keyframes.
+    public var keptRanges: [TimeRange]
+    /// The ranges asked for; differs from `keptRanges` where stream copy snapped to keyframes.
+    public var requestedRanges: [TimeRange]
+    /// Source video frames decoded (within the trimmed range).
+    public var originalFrameCount: Int
+    /// Output video frames written.
+    public var compressedFrameCount: Int
+    /// Source average frame rate.
+    public var originalFrameRate: Double
+    /// Output average frame rate (video frames / video track duration).
+    public var compressedFrameRate: Double
+    /// Output video codec as FFmpeg names it (`h264`, `hevc`, ...).
+    public var videoCodec: String
+    /// Whether the packets were copied without re-encoding (lossless mode).
+    public var streamCopied: Bool
+    /// Source tracks left out of the output.
+    public var droppedTracks: [DroppedTrack]
+    /// What content-aware optimization measured and changed, when it ran.
+    public var contentAdjustment: ContentAdjustment?
+    /// The encoder settings that were used (CRF, bit rates, keyframe interval); nil for a stream copy.
+    public var encoding: EncodingSummary?
+}
+
+/// The video encoder settings a compression ended up using.
+public struct EncodingSummary: Sendable, Equatable, Codable {
+    /// Constant rate factor, when quality-driven.
+    public var constantRateFactor: Double?
+    /// Average target bit rate, in average mode.
+    public var targetBitrate: Int?
+    /// VBV cap, when capped.
+    public var maxBitrate: Int?
+    /// Keyframe interval in frames.
+    public var keyFrameInterval: Int
+    /// Output frame rate target.
+    public var frameRate: Double
+    /// libavfilter chain applied to the picture.
+    public var videoFilter: String
+}

@@ -1,0 +1,70 @@
+import Foundation
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+/// The lossless path of a compression: ranges snapped to keyframes, packets copied unchanged.
+struct StreamCopyJob {
+    let source: URL
+    let info: MediaInfo
+    let config: CompressionConfig
+    let location: OutputLocation
+    let progress: ProgressReporter
+    let flag: CancellationFlag
+
+    func run(started: Date) throws(ReelError) -> CompressionResult {
+        guard let video = info.primaryVideo else { throw .missingVideoTrack(source) }
+        let planner = CompressionPlanner(source: info, config: config, reducer: ReduceFrameEvenlySpaced(), content: nil)
+        let requested = try planner.keptRanges()
+        let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)
+        let keyframes = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
+            try StreamCopier.keyframeTimes(url: source, streamIndex: video.index, shouldCancel: { flag.isRaised })
+        }
+        let end = MediaTime(seconds: info.startTime + info.duration, timescale: 1_000_000)
+        let snapped = Self.snap(requested.map { TimeRange(start: $0.start, end: $0.end) }, to: keyframes, sourceEnd: end)
+        let keepsAudio = config.audioBitrate > 0 && info.primaryAudioStreamIndex != nil
+        let plan = StreamCopyPlan(
+            source: source, outputPath: location.temporaryURL.path, formatName: config.fileType.rawValue,
+            videoStreamIndex: video.index, audioStreamIndex: keepsAudio ? info.primaryAudioStreamIndex : nil,
+            ranges: snapped)
+        let copyProgress = progress.phase(from: 0.02, to: 0.97)
+        let packets = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
+            try StreamCopier(plan: plan, shouldCancel: { flag.isRaised }, progress: copyProgress).run()
+        }
+        if flag.isRaised { throw .cancelled }
+        let output = try MediaInfo.probe(location.temporaryURL)
+        try location.commit()
+        var statistics = TranscodeStatistics()
+        statistics.framesDecoded = packets
+        statistics.framesEncoded = packets
+        func relative(_ range: TimeRange) -> TimeRange { TimeRange(start: range.start - origin, end: range.end - origin) }
+        let analytics = CompressionAnalyticsBuilder(
+            source: info, output: output, video: video, droppedTracks: planner.droppedTracks(keepingAudio: keepsAudio),
+            summary: nil, keptRanges: snapped.map(relative), requestedRanges: requested.map { relative(TimeRange(start: $0.start, end: $0.end)) },
+            statistics: statistics, content: nil, processingTime: Date().timeIntervalSince(started)
+        ).build()
+        progress.finish()
+        return CompressionResult(url: location.finalURL, analytics: analytics)
+    }
+
+    /// Widens each range to whole groups of pictures: start on the keyframe at or before it,
+    /// end on the keyframe at or after it (or the source's end). Overlaps that snapping creates
+    /// between consecutive ranges in time order are merged.
+    static func snap(_ ranges: [TimeRange], to keyframes: [Double], sourceEnd: MediaTime) -> [TimeRange] {
+        let scale: Int32 = 1_000_000
+        var result: [TimeRange] = []
+        for range in ranges {
+            let startSeconds = keyframes.last { $0 <= range.start.seconds + 1e-6 } ?? keyframes.first ?? range.start.seconds
+            let endSeconds = keyframes.first { $0 >= range.end.seconds - 1e-6 }
+            let snapped = TimeRange(
+                start: MediaTime(seconds: startSeconds, timescale: scale),
+                end: endSeconds.map { MediaTime(seconds: $0, timescale: scale) } ?? sourceEnd)
+            if let last = result.last, snapped.start >= last.start, snapped.start <= last.end {
+                result[result.count - 1].end = max(last.end, snapped.end)
+            } else {
+                result.append(snapped)
+            }
+        }
+        return result
+    }
+}

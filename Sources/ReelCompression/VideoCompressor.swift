@@ -1,0 +1,83 @@
+import Foundation
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+import Synchronization
+
+/// Compresses videos by re-encoding them through FFmpeg; modeled on JMVideoCompressor.
+///
+/// One instance may run several compressions at once; `cancel()` stops all of them. Cancelling
+/// the calling Swift task stops that compression alone.
+public final class VideoCompressor: Sendable {
+    private let running = Mutex<[UUID: CancellationFlag]>([:])
+
+    /// Creates a compressor.
+    public init() {}
+
+    /// Compresses `source` with a preset.
+    public func compressVideo(
+        _ source: URL,
+        quality: VideoQuality = .mediumQuality,
+        frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
+        outputDirectory: URL? = nil,
+        progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> CompressionResult {
+        var config = quality.defaultConfig
+        config.outputDirectory = outputDirectory
+        return try await compressVideo(source, config: config, frameReducer: frameReducer,
+                                       progressHandler: progressHandler)
+    }
+
+    /// Compresses `source` with explicit settings.
+    public func compressVideo(
+        _ source: URL,
+        config: CompressionConfig,
+        frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
+        progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> CompressionResult {
+        let flag = CancellationFlag()
+        let id = UUID()
+        running.withLock { $0[id] = flag }
+        defer { _ = running.withLock { $0.removeValue(forKey: id) } }
+        let reporter = ProgressReporter(progressHandler)
+        var config = config
+        var encodingProgress = reporter
+        if case .planned(let planner) = config.trim {
+            // Planning first (an analysis, say), in its share of the progress.
+            let share = min(max(planner.progressShare, 0), 1)
+            encodingProgress = reporter.subrange(from: share, to: 1)
+            config.trim = .ranges(try await Self.plan(
+                planner, source: source, flag: flag, progress: reporter.subrange(from: 0, to: share)))
+        }
+        let job = CompressionJob(source: source, config: config, reducer: frameReducer,
+                                 progress: encodingProgress, flag: flag)
+        return try await BlockingWork.run(flag: flag) { () throws(ReelError) in try job.run() }
+    }
+
+    /// Runs `planner` for `source`; `cancel()` (through `flag`) or cancelling the task stops it.
+    private static func plan(
+        _ planner: any TrimPlanner, source: URL, flag: CancellationFlag, progress: ProgressReporter
+    ) async throws(ReelError) -> [TimeRange] {
+        let task = Task { () async throws(ReelError) -> [TimeRange] in
+            try await planner.ranges(of: source) { progress.report($0) }
+        }
+        flag.onRaise { task.cancel() }
+        let outcome = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        if flag.isRaised { throw .cancelled }
+        switch outcome {
+        case .success(let ranges): return ranges
+        case .failure(let error as ReelError): throw error
+        case .failure: throw .cancelled
+        }
+    }
+
+    /// Stops every compression running on this instance; each throws `ReelError.cancelled`
+    /// and leaves no output file.
+    public func cancel() {
+        running.withLock { flags in flags.values.forEach { $0.raise() } }
+    }
+}

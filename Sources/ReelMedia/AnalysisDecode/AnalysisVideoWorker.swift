@@ -1,0 +1,173 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// Divides the timeline into equal slots; analysis measures the first decoded frame of each.
+package struct SampleClock: Sendable {
+    let start: Double
+    let rate: Double
+
+    /// Creates the value from every field.
+    package init(
+        start: Double,
+        rate: Double
+    ) {
+        self.start = start
+        self.rate = rate
+    }
+
+    package func slot(of time: MediaTime) -> Int { Int(((time.seconds - start) * rate).rounded(.down)) }
+}
+
+/// Receives the sampled pictures of one chunk, in time order, from one thread at a time.
+package protocol AnalysisPictureSink: AnyObject, Sendable {
+    func consume(_ picture: SmallPicture)
+    /// Forgets every picture, before the chunk is decoded again.
+    func reset()
+}
+
+/// The per-frame change scores of one chunk. The first frame's change is measured against
+/// the previous chunk's last frame once both are known.
+struct ChunkChanges: Sendable {
+    var times: [MediaTime] = []
+    var changes: [Double] = []
+    var firstGrid: LumaGrid?
+    var lastGrid: LumaGrid?
+    /// Decoded frames the decoder flagged as damaged (a reference was missing or corrupt).
+    var damagedFrames = 0
+    /// Pictures handed to the sink: sampling slots that got a decoded frame.
+    var sampledPictures = 0
+    /// Whether some frames had no timestamp and were timed by counting.
+    var hasUntimedFrames = false
+
+    /// Whether the chunk's decode saw enough intact frames for analysis: a picture in at least
+    /// 80% of the sampling slots, and no frame damaged by a skipped reference.
+    func isSufficient(forSeconds seconds: Double, sampleRate: Double) -> Bool {
+        guard damagedFrames == 0, !hasUntimedFrames else { return false }
+        return Double(sampledPictures) >= (seconds * sampleRate * 0.8).rounded(.down)
+    }
+}
+
+/// One decoder on its own demuxer that decodes chunks of the video stream for analysis.
+final class AnalysisVideoWorker {
+    private var input: InputFile
+    private let stream: ProbedStream
+    private let decoder: Decoder
+    private let downscaler: Downscaler
+    private let videoIndex: Int
+    private let frame: Frame
+    private let packet: Packet
+    /// One frame's duration in the stream's time base, at its nominal frame rate.
+    private let ticksPerFrame: Int64
+    private var used = false
+
+    /// A worker on its own demuxer for the video stream `stream`.
+    init(stream: ProbedStream, threads: Int32, width: Int, height: Int) throws(MediaFailure) {
+        let videoIndex = stream.index
+        input = try InputFile.reopen(stream)
+        self.stream = stream
+        decoder = try Decoder(input: input, streamIndex: videoIndex, cheap: true, threads: threads)
+        downscaler = try Downscaler(width: width, height: height)
+        self.videoIndex = videoIndex
+        let rate = stream.frameRate.num > 0 ? AVRational(num: stream.frameRate.num, den: stream.frameRate.den) : AVRational(num: 30, den: 1)
+        let timeBase = decoder.timeBase
+        ticksPerFrame = rate.num > 0 && timeBase.num > 0
+            ? max(Int64(timeBase.den) * Int64(rate.den) / (Int64(timeBase.num) * Int64(rate.num)), 1) : 1
+        frame = try Frame()
+        packet = try Packet()
+    }
+
+    /// Decodes `chunk`, leaving out the frames `skipping` allows. Every decoded frame gets a
+    /// change score against the previous one (a grid of patch means, no scaling), and the first
+    /// frame of each `clock` slot is shrunk for `sink`. `advanced` receives the time reached,
+    /// in seconds.
+    func read(
+        _ chunk: AnalysisChunk, skipping: FrameSkipping, clock: SampleClock, sink: some AnalysisPictureSink,
+        shouldStop: () -> Bool, advanced: (Double) -> Void
+    ) throws(MediaFailure) -> ChunkChanges {
+        if let start = chunk.start {
+            try input.seek(stream: videoIndex, toTimestamp: start)
+            decoder.flushBuffers()
+        } else if used {
+            // Back to the beginning on a fresh demuxer: files without an index may not seek.
+            input = try InputFile.reopen(stream)
+            decoder.flushBuffers()
+        }
+        used = true
+        decoder.setSkipFrames(skipping.discard)
+        let stopsAtNextKeyframe = skipping == .bidirectional
+        var result = ChunkChanges()
+        var lastSlot: Int?
+        var checkedStart = false
+        var lastPTS: Int64 = 0
+        var lookahead = SkippedFrameLookahead()
+        var finished = false
+        func drain() throws(MediaFailure) {
+            while !finished, try decoder.receive(into: frame) == .produced {
+                defer { frame.unreference() }
+                // Raw elementary streams carry no timestamps: count frames at the nominal rate
+                // (right only when no frame is skipped, so the chunk is decoded again in full).
+                if frame.presentationTimestamp == nil { result.hasUntimedFrames = true }
+                guard let pts = frame.presentationTimestamp ?? result.times.last.map({ _ in lastPTS + ticksPerFrame })
+                        ?? (chunk.start == nil ? 0 : nil) else { continue }
+                lastPTS = pts
+                // Leading frames of an open GOP before the chunk's keyframe belong to the previous chunk.
+                if let start = chunk.start, pts < start { continue }
+                if let end = chunk.end, pts >= end {
+                    finished = true
+                    return
+                }
+                let time = decoder.time(ofTimestamp: pts)
+                if frame.isDamaged { result.damagedFrames += 1 }
+                if let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) {
+                    result.times.append(time)
+                    result.changes.append(result.lastGrid.map { grid.difference(to: $0) } ?? 0)
+                    if result.firstGrid == nil { result.firstGrid = grid }
+                    result.lastGrid = grid
+                }
+                let slot = clock.slot(of: time)
+                guard slot != lastSlot else { continue }
+                lastSlot = slot
+                sink.consume(try downscaler.shrink(frame, time: time))
+                result.sampledPictures += 1
+                advanced(time.seconds)
+            }
+        }
+        while !finished, try input.read(into: packet) {
+            defer { packet.unreference() }
+            if shouldStop() { throw .cancelled }
+            guard packet.streamIndex == videoIndex else { continue }
+            if let start = chunk.start, !checkedStart {
+                checkedStart = true
+                guard packet.isKeyframe, packet.presentationTimestamp == start else {
+                    throw .failed(.demux, "seek", "a seek did not land on the keyframe at \(start)")
+                }
+            }
+            // The next chunk's keyframe: every frame before it is already sent, except an open
+            // GOP's leading pictures, which are B frames and skipped anyway. Decoding it (the
+            // most expensive frame of a GOP) would only be thrown away.
+            if stopsAtNextKeyframe, let end = chunk.end, packet.isKeyframe,
+               let pts = packet.presentationTimestamp, pts >= end {
+                break
+            }
+            if skipping != .none {
+                decoder.setSkipFrames(lookahead.discard(
+                    forPacketOfSize: Int(packet.pointer.pointee.size), pts: packet.presentationTimestamp, level: skipping.discard))
+            }
+            do throws(MediaFailure) {
+                while try !decoder.send(packet) {
+                    try drain()
+                    if finished { break }
+                }
+            } catch where error.isInvalidData {
+                continue
+            }
+            try drain()
+        }
+        if !finished {
+            _ = try decoder.send(nil)
+            try drain()
+        }
+        return result
+    }
+}

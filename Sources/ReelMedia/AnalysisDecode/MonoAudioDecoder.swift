@@ -1,0 +1,82 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// Decodes an audio stream to mono float samples at `AnalysisReader.audioSampleRate`.
+final class MonoAudioDecoder {
+    private let decoder: Decoder
+    private var graph: FilterGraph?
+    private let decoded: Frame
+    private let filtered: Frame
+
+    init(input: InputFile, streamIndex: Int) throws(MediaFailure) {
+        decoder = try Decoder(input: input, streamIndex: streamIndex)
+        decoded = try Frame()
+        filtered = try Frame()
+    }
+
+    /// Decodes a packet (`nil` flushes) and hands the resampled mono samples to `sink`.
+    func decode(_ packet: Packet?, into sink: ([Float]) -> Void) throws(MediaFailure) {
+        do throws(MediaFailure) {
+            while try !decoder.send(packet) { try drain(sink) }
+        } catch where error.isInvalidData {
+            return
+        }
+        try drain(sink)
+        if packet == nil, let graph {
+            try graph.push(nil)
+            try pull(graph, sink)
+        }
+    }
+
+    private func drain(_ sink: ([Float]) -> Void) throws(MediaFailure) {
+        while try decoder.receive(into: decoded) == .produced {
+            defer { decoded.unreference() }
+            let graph: FilterGraph
+            if let existing = self.graph {
+                graph = existing
+            } else {
+                graph = try makeGraph()
+                self.graph = graph
+            }
+            try graph.push(decoded)
+            try pull(graph, sink)
+        }
+    }
+
+    private func pull(_ graph: FilterGraph, _ sink: ([Float]) -> Void) throws(MediaFailure) {
+        while try graph.pull(into: filtered) == .produced {
+            defer { filtered.unreference() }
+            let count = Int(filtered.pointer.pointee.nb_samples)
+            guard count > 0, let data = filtered.pointer.pointee.data.0 else { continue }
+            let samples = UnsafeRawPointer(data).assumingMemoryBound(to: Float.self)
+            sink(Array(UnsafeBufferPointer(start: samples, count: count)))
+        }
+    }
+
+    private func makeGraph() throws(MediaFailure) -> FilterGraph {
+        let source = FilterGraph.audioSourceArguments(for: decoded, timeBase: decoder.timeBase)
+        return try FilterGraph(
+            isVideo: false, sourceArguments: source,
+            description: "aresample=\(AnalysisReader.audioSampleRate),aformat=sample_fmts=flt:channel_layouts=mono",
+            threads: 1)
+    }
+}
+
+extension MonoAudioDecoder {
+    /// Decodes the whole audio stream `stream` on its own demuxer (the other streams are not
+    /// even read) and hands the mono samples to `sink` in order.
+    static func decodeAll(_ stream: ProbedStream, shouldStop: () -> Bool, into sink: ([Float]) -> Void) throws(MediaFailure) {
+        let streamIndex = stream.index
+        let input = try InputFile.reopen(stream)
+        let decoder = try MonoAudioDecoder(input: input, streamIndex: streamIndex)
+        let packet = try Packet()
+        while try input.read(into: packet) {
+            defer { packet.unreference() }
+            if shouldStop() { throw .cancelled }
+            guard packet.streamIndex == streamIndex else { continue }
+            try decoder.decode(packet, into: sink)
+        }
+        try decoder.decode(nil, into: sink)
+    }
+}

@@ -1,0 +1,158 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// An open demuxer (`AVFormatContext`) for one source file.
+final class InputFile {
+    let url: URL
+    let context: UnsafeMutablePointer<AVFormatContext>
+
+    /// Opens `url`. With `probing` off, the streams are what the container header declares
+    /// (no frames are decoded to complete them): enough for a second reader of a file that was
+    /// already probed, and much cheaper.
+    init(url: URL, probing: Bool = true) throws(MediaFailure) {
+        FFmpegLogging.silence()
+        self.url = url
+        var opened: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_open_input(&opened, url.path, nil, nil), .demux, "avformat_open_input")
+        guard let opened else { throw .ffmpeg(.demux, "avformat_open_input", code: reel_averror_invaliddata()) }
+        context = opened
+        guard probing else { return }
+        let found = avformat_find_stream_info(context, nil)
+        if found < 0 {
+            var closing: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&closing)
+            throw .ffmpeg(.demux, "avformat_find_stream_info", code: found)
+        }
+    }
+
+    deinit {
+        var closing: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&closing)
+    }
+
+    var streamCount: Int { Int(context.pointee.nb_streams) }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream>? {
+        guard index >= 0, index < streamCount, let streams = context.pointee.streams else { return nil }
+        return streams[index]
+    }
+
+    /// FFmpeg's choice of best stream of a type, optionally related to another stream.
+    func bestStream(_ type: AVMediaType, relatedTo related: Int? = nil) -> Int? {
+        let index = av_find_best_stream(context, type, -1, Int32(related ?? -1), nil, 0)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// What probing found out about stream `index`, to open the file again without probing.
+    func probedStream(_ index: Int) -> ProbedStream? {
+        guard let stream = stream(index)?.pointee, let parameters = stream.codecpar?.pointee else { return nil }
+        let rate = stream.avg_frame_rate.num > 0 ? stream.avg_frame_rate : stream.r_frame_rate
+        return ProbedStream(
+            url: url, index: index, codec: parameters.codec_id.rawValue, type: parameters.codec_type.rawValue,
+            timeBase: (stream.time_base.num, stream.time_base.den), frameRate: (rate.num, rate.den))
+    }
+
+    /// Opens the file of `probed` again for another reader of that stream alone (the demuxer
+    /// skips the others), skipping the probe when the container header alone describes the
+    /// stream as probing did.
+    static func reopen(_ probed: ProbedStream) throws(MediaFailure) -> InputFile {
+        let quick = try InputFile(url: probed.url, probing: false)
+        let matches = quick.stream(probed.index).map { stream in
+            guard let parameters = stream.pointee.codecpar?.pointee else { return false }
+            return parameters.codec_id.rawValue == probed.codec && parameters.codec_type.rawValue == probed.type
+                && stream.pointee.time_base.num == probed.timeBase.num && stream.pointee.time_base.den == probed.timeBase.den
+        } ?? false
+        let input = matches ? quick : try InputFile(url: probed.url)
+        input.discardStreams(except: [probed.index])
+        return input
+    }
+
+    /// FFmpeg's choice of video stream, if the file has one.
+    var bestVideoStream: Int? { bestStream(AVMEDIA_TYPE_VIDEO) }
+
+    /// Reads the next packet into `packet`; `false` at the end of the file.
+    func read(into packet: Packet) throws(MediaFailure) -> Bool {
+        let result = av_read_frame(context, packet.pointer)
+        if result == reel_averror_eof() { return false }
+        try check(result, .demux, "av_read_frame")
+        return true
+    }
+
+    /// Seeks so the next packets start at or before `seconds` (a keyframe at or before it).
+    func seek(toSeconds seconds: Double) throws(MediaFailure) {
+        let target = Int64(seconds * Double(AV_TIME_BASE))
+        try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), .demux, "avformat_seek_file")
+    }
+
+    /// Seeks stream `index` to the last keyframe at or before `timestamp` (in the stream's time base).
+    func seek(stream index: Int, toTimestamp timestamp: Int64) throws(MediaFailure) {
+        try check(avformat_seek_file(context, Int32(index), Int64.min, timestamp, timestamp, 0), .demux, "avformat_seek_file")
+    }
+
+    /// Makes the demuxer skip every stream but `kept`, so their packets are never read.
+    func discardStreams(except kept: Set<Int>) {
+        for index in 0..<streamCount where !kept.contains(index) {
+            stream(index)?.pointee.discard = AVDISCARD_ALL
+        }
+    }
+
+    /// The file's size in bytes, 0 when unknown.
+    var fileSize: Int64 { context.pointee.pb.map { max(avio_size($0), 0) } ?? 0 }
+
+    /// Container duration in seconds, 0 when unknown.
+    var durationSeconds: Double {
+        let duration = context.pointee.duration
+        return duration > 0 ? Double(duration) / Double(AV_TIME_BASE) : 0
+    }
+
+    /// Container start time in seconds, 0 when unknown.
+    var startSeconds: Double {
+        let start = context.pointee.start_time
+        return start == reel_nopts_value() ? 0 : Double(start) / Double(AV_TIME_BASE)
+    }
+
+    /// The stream's duration in seconds when known, else the container's.
+    func durationSeconds(ofStream index: Int) -> Double {
+        guard let stream = stream(index) else { return durationSeconds }
+        let duration = stream.pointee.duration
+        if duration > 0, duration != reel_nopts_value() {
+            return Double(duration) * av_q2d(stream.pointee.time_base)
+        }
+        return durationSeconds
+    }
+
+    /// The clockwise display rotation (0, 90, 180, 270) of a video stream's display matrix.
+    func rotation(ofStream index: Int) -> Int {
+        guard let stream = stream(index),
+              let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil)
+        else { return 0 }
+        let matrix = UnsafeRawPointer(data).assumingMemoryBound(to: Int32.self)
+        let counterClockwise = av_display_rotation_get(matrix)
+        guard counterClockwise.isFinite else { return 0 }
+        let clockwise = Int((-counterClockwise).rounded()) % 360
+        let normalized = (clockwise + 360) % 360
+        return (normalized + 45) / 90 * 90 % 360
+    }
+
+    /// The HDR static metadata a stream declares in its side data, if any.
+    func hdrMetadata(ofStream index: Int) -> HDRMetadata? {
+        guard let stream = stream(index) else { return nil }
+        let mastering = av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, nil)
+        let light = av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, nil)
+        return HDRSideData.metadata(
+            mastering: mastering.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVMasteringDisplayMetadata.self) },
+            contentLight: light.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVContentLightMetadata.self) })
+    }
+}
+
+/// A stream as probing described it: enough to open its file again cheaply, from any thread.
+package struct ProbedStream: Sendable {
+    let url: URL
+    let index: Int
+    let codec: UInt32
+    let type: Int32
+    let timeBase: (num: Int32, den: Int32)
+    /// The average (or, failing that, the real base) frame rate; `0/0` when unknown.
+    let frameRate: (num: Int32, den: Int32)
+}

@@ -1,0 +1,142 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// Video encoder choices decided by the planner, as plain values.
+package struct VideoEncoderSettings: Sendable, Equatable {
+    /// FFmpeg encoder name: `libx264` or `libx265`.
+    var encoderName: String
+    /// x264/x265 speed preset, e.g. `medium`.
+    var speedPreset: String
+    /// Constant rate factor; `nil` for average-bitrate mode.
+    var constantRateFactor: Double?
+    /// Target average bit rate (average mode) in bits per second.
+    var averageBitRate: Int?
+    /// VBV cap in bits per second (capped-quality and average modes).
+    var maxBitRate: Int?
+    /// VBV buffer in bits.
+    var bufferSize: Int?
+    /// Maximum distance between keyframes, in frames.
+    var keyFrameInterval: Int
+    /// Nominal output frame rate (for rate control and container metadata).
+    var frameRate: Double
+    /// Whether to produce 10-bit output (HEVC Main10 for 10-bit sources).
+    var tenBit: Bool
+
+    /// Creates the value from every field.
+    package init(
+        encoderName: String,
+        speedPreset: String,
+        constantRateFactor: Double?,
+        averageBitRate: Int?,
+        maxBitRate: Int?,
+        bufferSize: Int?,
+        keyFrameInterval: Int,
+        frameRate: Double,
+        tenBit: Bool
+    ) {
+        self.encoderName = encoderName
+        self.speedPreset = speedPreset
+        self.constantRateFactor = constantRateFactor
+        self.averageBitRate = averageBitRate
+        self.maxBitRate = maxBitRate
+        self.bufferSize = bufferSize
+        self.keyFrameInterval = keyFrameInterval
+        self.frameRate = frameRate
+        self.tenBit = tenBit
+    }
+}
+
+/// An opened encoder: frames in, packets out.
+final class Encoder {
+    let context: CodecContext
+    var pointer: UnsafeMutablePointer<AVCodecContext> { context.pointer }
+
+
+    /// Opens a video encoder for frames of the given geometry, format, color and time base.
+    init(
+        video settings: VideoEncoderSettings,
+        width: Int32, height: Int32, pixelFormat: Int32, timeBase: AVRational,
+        colorFrom frame: UnsafePointer<AVFrame>, hdr: HDRMetadata?, globalHeader: Bool
+    ) throws(MediaFailure) {
+        guard let codec = avcodec_find_encoder_by_name(settings.encoderName) else {
+            throw .failed(.encode, "avcodec_find_encoder_by_name", "no encoder \(settings.encoderName)")
+        }
+        context = try CodecContext(codec: codec)
+        let context = self.context.pointer
+        context.pointee.width = width
+        context.pointee.height = height
+        context.pointee.pix_fmt = AVPixelFormat(rawValue: pixelFormat)
+        context.pointee.time_base = timeBase
+        context.pointee.framerate = av_d2q(settings.frameRate, 1_000_000)
+        context.pointee.sample_aspect_ratio = frame.pointee.sample_aspect_ratio
+        context.pointee.gop_size = Int32(settings.keyFrameInterval)
+        context.pointee.thread_count = 0
+        context.pointee.color_primaries = frame.pointee.color_primaries
+        context.pointee.color_trc = frame.pointee.color_trc
+        context.pointee.colorspace = frame.pointee.colorspace
+        context.pointee.color_range = frame.pointee.color_range
+        context.pointee.chroma_sample_location = frame.pointee.chroma_location
+        if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        if let rate = settings.averageBitRate { context.pointee.bit_rate = Int64(rate) }
+        if let rate = settings.maxBitRate { context.pointee.rc_max_rate = Int64(rate) }
+        if let size = settings.bufferSize { context.pointee.rc_buffer_size = Int32(clamping: size) }
+
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "preset", settings.speedPreset, 0)
+        if let crf = settings.constantRateFactor {
+            av_dict_set(&options, "crf", String(format: "%.2f", crf), 0)
+        }
+        if settings.encoderName == "libx265" {
+            var parameters = ["log-level=error", "keyint=\(settings.keyFrameInterval)"]
+            if let hdr { parameters += HDRSideData.x265Parameters(for: hdr) }
+            av_dict_set(&options, "x265-params", parameters.joined(separator: ":"), 0)
+            context.pointee.codec_tag = reel_mktag(0x68, 0x76, 0x63, 0x31)  // "hvc1", what Apple players want
+        } else {
+            // Keep x264 from inserting keyframes closer than the interval allows only where scenes cut.
+            av_dict_set(&options, "x264-params", "keyint=\(settings.keyFrameInterval)", 0)
+        }
+        try check(avcodec_open2(context, codec, &options), .encode, "avcodec_open2 (\(settings.encoderName))")
+    }
+
+    /// Opens an AAC (or other audio) encoder.
+    init(audioEncoder name: String, sampleRate: Int32, channels: Int32, bitRate: Int, globalHeader: Bool) throws(MediaFailure) {
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw .failed(.encode, "avcodec_find_encoder_by_name", "no encoder \(name)")
+        }
+        context = try CodecContext(codec: codec)
+        let context = self.context.pointer
+        context.pointee.sample_fmt = codec.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_FLTP
+        context.pointee.sample_rate = sampleRate
+        context.pointee.ch_layout = channels == 1 ? reel_channel_layout_mono() : reel_channel_layout_stereo()
+        context.pointee.bit_rate = Int64(bitRate)
+        context.pointee.time_base = av_make_q(1, sampleRate)
+        if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        try check(avcodec_open2(context, codec, nil), .encode, "avcodec_open2 (\(name))")
+    }
+
+    var timeBase: AVRational { pointer.pointee.time_base }
+    var frameSize: Int32 { pointer.pointee.frame_size }
+    var sampleFormat: AVSampleFormat { pointer.pointee.sample_fmt }
+    var sampleRate: Int32 { pointer.pointee.sample_rate }
+
+    /// Sends a frame; `nil` starts draining. Returns `false` when the encoder is full.
+    func send(_ frame: Frame?) throws(MediaFailure) -> Bool {
+        let result = avcodec_send_frame(pointer, frame?.pointer)
+        if result == reel_averror_eagain() { return false }
+        try check(result, .encode, "avcodec_send_frame")
+        return true
+    }
+
+    /// Receives the next encoded packet into `packet`.
+    func receive(into packet: Packet) throws(MediaFailure) -> CodecStep {
+        try codecStep(avcodec_receive_packet(pointer, packet.pointer), .encode, "avcodec_receive_packet")
+    }
+}
+
+/// Encoder presence in this FFmpeg build.
+package enum EncoderAvailability {
+    /// Whether an encoder named `name` (e.g. `libx265`) exists.
+    package static func has(_ name: String) -> Bool { avcodec_find_encoder_by_name(name) != nil }
+}

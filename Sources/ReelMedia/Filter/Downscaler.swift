@@ -1,0 +1,62 @@
+internal import CFFmpeg
+import ReelSupport
+
+/// A decoded frame shrunk for analysis: planar 8-bit Y, U and V (chroma at half size).
+package struct SmallPicture: Sendable {
+    /// Presentation time of the decoded frame this came from (exact, in its stream's time base).
+    package var time: MediaTime
+    package var width: Int
+    package var height: Int
+    package var luma: [UInt8]
+    package var chromaU: [UInt8]
+    package var chromaV: [UInt8]
+}
+
+/// Shrinks decoded frames with swscale's area filter into one reused small frame.
+final class Downscaler {
+    private let width: Int32
+    private let height: Int32
+    private var context: OpaquePointer?
+    private let output: Frame
+
+    init(width: Int, height: Int) throws(MediaFailure) {
+        self.width = Int32(width)
+        self.height = Int32(height)
+        output = try Frame()
+    }
+
+    deinit { sws_freeContext(context) }
+
+    /// Downscales `frame` (any pixel format) and copies out the small planes.
+    func shrink(_ frame: Frame, time: MediaTime) throws(MediaFailure) -> SmallPicture {
+        let source = frame.pointer.pointee
+        context = sws_getCachedContext(
+            context, source.width, source.height, AVPixelFormat(rawValue: source.format),
+            width, height, AV_PIX_FMT_YUV420P, SWS_AREA, nil, nil, nil)
+        guard let context else { throw .failed(.filter, "sws_getCachedContext", "unsupported frame format") }
+        if output.pointer.pointee.data.0 == nil {
+            output.pointer.pointee.width = width
+            output.pointer.pointee.height = height
+            output.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            try check(av_frame_get_buffer(output.pointer, 0), .filter, "av_frame_get_buffer")
+        }
+        try check(sws_scale_frame(context, output.pointer, frame.pointer), .filter, "sws_scale_frame")
+        let small = output.pointer.pointee
+        let w = Int(width), h = Int(height)
+        return SmallPicture(
+            time: time, width: w, height: h,
+            luma: Self.copy(small.data.0, stride: Int(small.linesize.0), width: w, height: h),
+            chromaU: Self.copy(small.data.1, stride: Int(small.linesize.1), width: (w + 1) / 2, height: (h + 1) / 2),
+            chromaV: Self.copy(small.data.2, stride: Int(small.linesize.2), width: (w + 1) / 2, height: (h + 1) / 2))
+    }
+
+    private static func copy(_ plane: UnsafeMutablePointer<UInt8>?, stride: Int, width: Int, height: Int) -> [UInt8] {
+        guard let plane else { return [] }
+        var result = [UInt8](repeating: 0, count: width * height)
+        result.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for row in 0..<height { (base + row * width).update(from: plane + row * stride, count: width) }
+        }
+        return result
+    }
+}

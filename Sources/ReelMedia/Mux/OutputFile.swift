@@ -1,0 +1,122 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// An open muxer writing one output file: streams are added, then the header, packets, trailer.
+final class OutputFile {
+    let path: String
+    private let context: UnsafeMutablePointer<AVFormatContext>
+    private var ioOpened = false
+    private var headerWritten = false
+    private var trailerWritten = false
+
+    /// Creates a muxer for `formatName` (`mp4` or `mov`) writing to `path`.
+    init(path: String, formatName: String) throws(MediaFailure) {
+        FFmpegLogging.silence()
+        self.path = path
+        var created: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_alloc_output_context2(&created, nil, formatName, path), .mux, "avformat_alloc_output_context2")
+        context = try allocated(created, "avformat_alloc_output_context2")
+    }
+
+    deinit {
+        if ioOpened { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+    }
+
+    /// Whether encoders must put codec headers in extradata (mp4/mov do).
+    var needsGlobalHeader: Bool {
+        guard let format = context.pointee.oformat else { return false }
+        return format.pointee.flags & AVFMT_GLOBALHEADER != 0
+    }
+
+    /// Adds a stream fed by `encoder`; returns its index.
+    func addStream(for encoder: Encoder) throws(MediaFailure) -> Int {
+        let stream = try allocated(avformat_new_stream(context, nil), "avformat_new_stream")
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.pointer), .mux,
+                  "avcodec_parameters_from_context")
+        stream.pointee.time_base = encoder.timeBase
+        if encoder.pointer.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+            stream.pointee.avg_frame_rate = encoder.pointer.pointee.framerate
+        }
+        return Int(stream.pointee.index)
+    }
+
+    /// Adds a stream that receives `source`'s packets unchanged (codec parameters, codec tag
+    /// when the container accepts it, and side data such as rotation and HDR metadata).
+    func addStream(copying source: UnsafeMutablePointer<AVStream>) throws(MediaFailure) -> Int {
+        let stream = try allocated(avformat_new_stream(context, nil), "avformat_new_stream")
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), .mux, "avcodec_parameters_copy")
+        let tag = source.pointee.codecpar.pointee.codec_tag
+        if let tags = context.pointee.oformat?.pointee.codec_tag,
+           av_codec_get_id(tags, tag) != source.pointee.codecpar.pointee.codec_id {
+            stream.pointee.codecpar.pointee.codec_tag = 0
+        }
+        stream.pointee.time_base = source.pointee.time_base
+        stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+        for index in 0..<Int(source.pointee.nb_side_data) {
+            guard let entry = source.pointee.side_data?[index],
+                  let data = av_stream_new_side_data(stream, entry.type, entry.size) else { continue }
+            data.update(from: entry.data, count: entry.size)
+        }
+        return Int(stream.pointee.index)
+    }
+
+    /// Writes a display matrix so players rotate the picture `clockwiseDegrees` on display.
+    func setRotation(_ clockwiseDegrees: Int, streamIndex: Int) {
+        guard clockwiseDegrees % 360 != 0, let stream = stream(streamIndex),
+              let raw = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * MemoryLayout<Int32>.size)
+        else { return }
+        let matrix = UnsafeMutableRawPointer(raw).bindMemory(to: Int32.self, capacity: 9)
+        av_display_rotation_set(matrix, Double(clockwiseDegrees))
+    }
+
+    /// Writes HDR static metadata as stream side data (`mdcv`/`clli` boxes).
+    func setHDRMetadata(_ metadata: HDRMetadata, streamIndex: Int) {
+        guard let stream = stream(streamIndex) else { return }
+        HDRSideData.attach(metadata, to: stream)
+    }
+
+    /// Opens the file and writes the header. `fastStart` moves the index to the front at the end.
+    func writeHeader(fastStart: Bool) throws(MediaFailure) {
+        if let format = context.pointee.oformat, format.pointee.flags & AVFMT_NOFILE == 0 {
+            try check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), .mux, "avio_open")
+            ioOpened = true
+        }
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        if fastStart { av_dict_set(&options, "movflags", "+faststart", 0) }
+        try check(avformat_write_header(context, &options), .mux, "avformat_write_header")
+        headerWritten = true
+    }
+
+    /// The stream's time base after the header fixed it.
+    func timeBase(ofStream index: Int) -> AVRational {
+        stream(index)?.pointee.time_base ?? av_make_q(1, 90_000)
+    }
+
+    /// Rescales `packet` from `sourceTimeBase` and writes it interleaved; the packet is consumed.
+    func write(_ packet: Packet, streamIndex: Int, from sourceTimeBase: AVRational) throws(MediaFailure) {
+        packet.pointer.pointee.stream_index = Int32(streamIndex)
+        av_packet_rescale_ts(packet.pointer, sourceTimeBase, timeBase(ofStream: streamIndex))
+        try check(av_interleaved_write_frame(context, packet.pointer), .mux, "av_interleaved_write_frame")
+    }
+
+    /// Flushes interleaving queues and writes the trailer exactly once (faststart rewrites here).
+    func finish() throws(MediaFailure) {
+        guard headerWritten, !trailerWritten else { return }
+        trailerWritten = true
+        try check(av_write_trailer(context), .mux, "av_write_trailer")
+        if ioOpened {
+            avio_closep(&context.pointee.pb)
+            ioOpened = false
+        }
+    }
+
+    private func stream(_ index: Int) -> UnsafeMutablePointer<AVStream>? {
+        guard index >= 0, index < Int(context.pointee.nb_streams), let streams = context.pointee.streams else {
+            return nil
+        }
+        return streams[index]
+    }
+}

@@ -1,0 +1,178 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// Reads a file's container and stream facts into `MediaInfo`.
+enum MediaProbe {
+    /// Describes an open input; streams without a header bit rate are measured from their packets.
+    static func describe(_ input: InputFile) throws(MediaFailure) -> MediaInfo {
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: input.url.path)[.size] as? Int64) ?? 0
+        let duration = input.durationSeconds
+        let primaryVideo = input.bestStream(AVMEDIA_TYPE_VIDEO)
+        let primaryAudio = input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: primaryVideo)
+        var streams = (0..<input.streamCount).compactMap { index in
+            describeStream(index, of: input, primaryVideo: primaryVideo, primaryAudio: primaryAudio)
+        }
+        let needsMeasuring = streams.contains { ($0.bitRate ?? 0) <= 0 && $0.kind != .attachment && $0.role != .coverArt }
+        if needsMeasuring {
+            let measured = try measureBitRates(input)
+            for position in streams.indices where (streams[position].bitRate ?? 0) <= 0 {
+                if let rate = measured[streams[position].index] { streams[position].bitRate = rate }
+            }
+        }
+        let overall = duration > 0 ? Int64(Double(fileSize) * 8 / duration) : Int64(input.context.pointee.bit_rate)
+        return MediaInfo(
+            url: input.url,
+            containerName: input.context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
+            duration: duration,
+            startTime: input.startSeconds,
+            fileSize: fileSize,
+            bitRate: overall,
+            streams: streams,
+            primaryVideoStreamIndex: primaryVideo,
+            primaryAudioStreamIndex: primaryAudio)
+    }
+
+    private static func describeStream(
+        _ index: Int, of input: InputFile, primaryVideo: Int?, primaryAudio: Int?
+    ) -> StreamInfo? {
+        guard let stream = input.stream(index), let parameters = stream.pointee.codecpar else { return nil }
+        let codecParameters = parameters.pointee
+        let isAttachedPicture = stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+        let kind: StreamKind
+        switch codecParameters.codec_type {
+        case AVMEDIA_TYPE_VIDEO: kind = .video
+        case AVMEDIA_TYPE_AUDIO: kind = .audio
+        case AVMEDIA_TYPE_SUBTITLE: kind = .subtitle
+        case AVMEDIA_TYPE_DATA: kind = .data
+        case AVMEDIA_TYPE_ATTACHMENT: kind = .attachment
+        default: kind = .unknown
+        }
+        let role: StreamRole
+        switch kind {
+        case .video where isAttachedPicture: role = .coverArt
+        case .video: role = index == primaryVideo ? .primaryVideo : .auxiliaryVideo
+        case .audio: role = index == primaryAudio ? .primaryAudio : .auxiliaryAudio
+        case .data: role = .data
+        case .subtitle: role = .subtitle
+        case .attachment: role = .coverArt
+        case .unknown: role = .other
+        }
+        let timeBase = av_q2d(stream.pointee.time_base)
+        let duration = stream.pointee.duration > 0 ? Double(stream.pointee.duration) * timeBase : nil
+        var info = StreamInfo(
+            index: index,
+            kind: kind,
+            role: role,
+            codecName: codecName(codecParameters),
+            profile: av_get_profile_name(avcodec_find_decoder(codecParameters.codec_id), codecParameters.profile)
+                .map { String(cString: $0) },
+            bitRate: codecParameters.bit_rate > 0 ? codecParameters.bit_rate : nil,
+            duration: duration,
+            frameCount: stream.pointee.nb_frames > 0 ? stream.pointee.nb_frames : nil,
+            handlerName: metadataValue("handler_name", in: stream.pointee.metadata),
+            video: nil,
+            audio: nil)
+        if kind == .video {
+            info.video = describeVideo(stream, index: index, input: input)
+        } else if kind == .audio {
+            info.audio = AudioStreamInfo(
+                sampleRate: Int(codecParameters.sample_rate),
+                channels: Int(codecParameters.ch_layout.nb_channels),
+                channelLayout: channelLayoutName(parameters),
+                sampleFormat: av_get_sample_fmt_name(AVSampleFormat(rawValue: codecParameters.format))
+                    .map { String(cString: $0) } ?? "unknown")
+        }
+        return info
+    }
+
+    private static func describeVideo(
+        _ stream: UnsafeMutablePointer<AVStream>, index: Int, input: InputFile
+    ) -> VideoStreamInfo {
+        let parameters = stream.pointee.codecpar.pointee
+        let average = rate(stream.pointee.avg_frame_rate)
+        let base = rate(stream.pointee.r_frame_rate)
+        let pixelFormat = AVPixelFormat(rawValue: parameters.format)
+        let descriptor = av_pix_fmt_desc_get(pixelFormat)
+        return VideoStreamInfo(
+            width: Int(parameters.width),
+            height: Int(parameters.height),
+            rotation: input.rotation(ofStream: index),
+            frameRate: average > 0 ? average : base,
+            baseFrameRate: base,
+            isVariableFrameRate: average > 0 && base > 0 && abs(base - average) / base > 0.01,
+            pixelFormat: av_get_pix_fmt_name(pixelFormat).map { String(cString: $0) } ?? "unknown",
+            bitDepth: descriptor.map { Int($0.pointee.comp.0.depth) } ?? 8,
+            color: ColorInfo(
+                primaries: name(av_color_primaries_name(parameters.color_primaries), unspecified: parameters.color_primaries == AVCOL_PRI_UNSPECIFIED),
+                transfer: name(av_color_transfer_name(parameters.color_trc), unspecified: parameters.color_trc == AVCOL_TRC_UNSPECIFIED),
+                matrix: name(av_color_space_name(parameters.color_space), unspecified: parameters.color_space == AVCOL_SPC_UNSPECIFIED),
+                range: name(av_color_range_name(parameters.color_range), unspecified: parameters.color_range == AVCOL_RANGE_UNSPECIFIED)),
+            hdr: input.hdrMetadata(ofStream: index))
+    }
+
+    /// Sums packet sizes per stream over one pass of the file (no decoding).
+    private static func measureBitRates(_ input: InputFile) throws(MediaFailure) -> [Int: Int64] {
+        let packet = try Packet()
+        var bytes: [Int: Int64] = [:]
+        var first: [Int: Int64] = [:]
+        var last: [Int: Int64] = [:]
+        while try input.read(into: packet) {
+            let index = packet.streamIndex
+            bytes[index, default: 0] += Int64(packet.pointer.pointee.size)
+            let pts = packet.pointer.pointee.pts
+            if pts != reel_nopts_value() {
+                let end = pts + max(packet.pointer.pointee.duration, 0)
+                first[index] = min(first[index] ?? pts, pts)
+                last[index] = max(last[index] ?? end, end)
+            }
+            packet.unreference()
+        }
+        try input.seek(toSeconds: input.startSeconds)
+        var rates: [Int: Int64] = [:]
+        for (index, total) in bytes {
+            guard let stream = input.stream(index) else { continue }
+            var seconds = input.durationSeconds(ofStream: index)
+            if let start = first[index], let end = last[index], end > start {
+                seconds = Double(end - start) * av_q2d(stream.pointee.time_base)
+            }
+            if seconds > 0 { rates[index] = Int64(Double(total) * 8 / seconds) }
+        }
+        return rates
+    }
+
+    private static func codecName(_ parameters: AVCodecParameters) -> String {
+        if parameters.codec_id != AV_CODEC_ID_NONE, let name = avcodec_get_name(parameters.codec_id) {
+            let text = String(cString: name)
+            if text != "none" { return text }
+        }
+        let tag = parameters.codec_tag
+        guard tag != 0 else { return "unknown" }
+        let bytes = (0..<4).map { UInt8((tag >> (8 * $0)) & 0xFF) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func channelLayoutName(_ parameters: UnsafeMutablePointer<AVCodecParameters>) -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let written = buffer.withUnsafeMutableBufferPointer { pointer in
+            av_channel_layout_describe(&parameters.pointee.ch_layout, pointer.baseAddress, pointer.count)
+        }
+        guard written > 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func metadataValue(_ key: String, in dictionary: OpaquePointer?) -> String? {
+        guard let entry = av_dict_get(dictionary, key, nil, 0), let value = entry.pointee.value else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
+    private static func rate(_ value: AVRational) -> Double {
+        value.num > 0 && value.den > 0 ? av_q2d(value) : 0
+    }
+
+    private static func name(_ pointer: UnsafePointer<CChar>?, unspecified: Bool) -> String? {
+        guard !unspecified, let pointer else { return nil }
+        return String(cString: pointer)
+    }
+}

@@ -1,0 +1,134 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// A stream-copy cut: packets of the kept ranges copied unchanged into a new container.
+package struct StreamCopyPlan: Sendable {
+    var source: URL
+    var outputPath: String
+    var formatName: String
+    var videoStreamIndex: Int
+    /// The audio stream to copy, or `nil` to drop audio.
+    var audioStreamIndex: Int?
+    /// Source ranges, already snapped to keyframes, in output order.
+    var ranges: [TimeRange]
+
+    /// Creates the value from every field.
+    package init(
+        source: URL,
+        outputPath: String,
+        formatName: String,
+        videoStreamIndex: Int,
+        audioStreamIndex: Int?,
+        ranges: [TimeRange]
+    ) {
+        self.source = source
+        self.outputPath = outputPath
+        self.formatName = formatName
+        self.videoStreamIndex = videoStreamIndex
+        self.audioStreamIndex = audioStreamIndex
+        self.ranges = ranges
+    }
+}
+
+/// Copies the packets of keyframe-aligned ranges without decoding, joined on one timeline.
+package struct StreamCopier {
+    let plan: StreamCopyPlan
+    let shouldCancel: () -> Bool
+    let progress: (Double) -> Void
+
+    /// Creates the value from every field.
+    package init(
+        plan: StreamCopyPlan,
+        shouldCancel: @escaping () -> Bool,
+        progress: @escaping (Double) -> Void
+    ) {
+        self.plan = plan
+        self.shouldCancel = shouldCancel
+        self.progress = progress
+    }
+
+    /// Presentation times (seconds) of the video stream's keyframes, from one pass over the
+    /// packets (no decoding). The container index is not used: it holds decode times, which
+    /// differ from presentation times when frames are reordered.
+    package static func keyframeTimes(url: URL, streamIndex: Int, shouldCancel: () -> Bool) throws(MediaFailure) -> [Double] {
+        let input = try InputFile(url: url)
+        guard let stream = input.stream(streamIndex) else { return [] }
+        let timeBase = av_q2d(stream.pointee.time_base)
+        // Only the video stream's packets are needed.
+        for index in 0..<input.streamCount where index != streamIndex {
+            input.stream(index)?.pointee.discard = AVDISCARD_ALL
+        }
+        var times: [Double] = []
+        let packet = try Packet()
+        while try input.read(into: packet) {
+            defer { packet.unreference() }
+            if shouldCancel() { throw .cancelled }
+            if packet.streamIndex == streamIndex, packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0,
+               packet.pointer.pointee.pts != reel_nopts_value() {
+                times.append(Double(packet.pointer.pointee.pts) * timeBase)
+            }
+        }
+        return times.sorted()
+    }
+
+    /// Copies the ranges; returns the number of video packets written.
+    package func run() throws(MediaFailure) -> Int {
+        let input = try InputFile(url: plan.source)
+        let output = try OutputFile(path: plan.outputPath, formatName: plan.formatName)
+        let sources = [plan.videoStreamIndex] + (plan.audioStreamIndex.map { [$0] } ?? [])
+        var outputIndex: [Int: Int] = [:]
+        for index in sources {
+            guard let stream = input.stream(index) else { continue }
+            outputIndex[index] = try output.addStream(copying: stream)
+        }
+        try output.writeHeader(fastStart: true)
+        let packet = try Packet()
+        let total = max(plan.ranges.map(\.duration.seconds).reduce(0, +), 0.001)
+        var offset = 0.0
+        var lastDts: [Int: Int64] = [:]
+        var videoPackets = 0
+        for range in plan.ranges {
+            try input.seek(toSeconds: range.start.seconds)
+            let start = range.start.seconds, end = range.end.seconds
+            var finished: Set<Int> = []
+            while finished.count < sources.count, try input.read(into: packet) {
+                defer { packet.unreference() }
+                if shouldCancel() { throw .cancelled }
+                let index = packet.streamIndex
+                guard let target = outputIndex[index], !finished.contains(index),
+                      let stream = input.stream(index) else { continue }
+                let timeBase = stream.pointee.time_base
+                let value = packet.pointer.pointee
+                guard value.pts != reel_nopts_value() else { continue }
+                let pts = Double(value.pts) * av_q2d(timeBase)
+                let isVideo = index == plan.videoStreamIndex
+                // A range ends where the next kept GOP begins (video) or at its end time (audio).
+                if pts >= end - 1e-6 && (!isVideo || value.flags & AV_PKT_FLAG_KEY != 0) {
+                    finished.insert(index)
+                    continue
+                }
+                if pts < start - 1e-6 { continue }
+                let shift = av_rescale_q(Int64(((offset - start) * 1_000_000).rounded()), av_make_q(1, 1_000_000), timeBase)
+                packet.pointer.pointee.pts += shift
+                if packet.pointer.pointee.dts != reel_nopts_value() {
+                    packet.pointer.pointee.dts += shift
+                    if let last = lastDts[index], packet.pointer.pointee.dts <= last {
+                        packet.pointer.pointee.dts = last + 1
+                        packet.pointer.pointee.pts = max(packet.pointer.pointee.pts, last + 1)
+                    }
+                    lastDts[index] = packet.pointer.pointee.dts
+                }
+                packet.pointer.pointee.pos = -1
+                if isVideo {
+                    videoPackets += 1
+                    progress(min((offset + pts - start) / total, 1))
+                }
+                try output.write(packet, streamIndex: target, from: timeBase)
+            }
+            offset += end - start
+        }
+        try output.finish()
+        return videoPackets
+    }
+}

@@ -1,0 +1,130 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// What a still image writer should produce.
+package struct StillImagePlan: Sendable {
+    var source: URL
+    var outputPath: String
+    /// Source times (seconds, file timeline) of the frames, in the order they are laid out.
+    var times: [Double]
+    /// Columns of the contact sheet; `nil` writes the single frame.
+    var columns: Int?
+    /// Width of the image (each tile's width for a sheet), pixels; nil keeps the frame's width.
+    var width: Int?
+    /// Clockwise rotation to apply so the picture is upright.
+    var rotation: Int
+    /// `mjpeg` or `png`.
+    var encoderName: String
+
+    /// Creates the value from every field.
+    package init(
+        source: URL,
+        outputPath: String,
+        times: [Double],
+        columns: Int?,
+        width: Int?,
+        rotation: Int,
+        encoderName: String
+    ) {
+        self.source = source
+        self.outputPath = outputPath
+        self.times = times
+        self.columns = columns
+        self.width = width
+        self.rotation = rotation
+        self.encoderName = encoderName
+    }
+}
+
+/// Decodes frames at given times and writes them as one JPEG or PNG (a contact sheet when
+/// several), rotated upright and scaled by libavfilter.
+package enum StillImageWriter {
+    /// Writes the image; returns the exact times of the frames used and the image size.
+    package static func write(_ plan: StillImagePlan) throws(MediaFailure) -> (times: [MediaTime], width: Int, height: Int) {
+        let input = try InputFile(url: plan.source)
+        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .noVideoStream }
+        let decoder = try Decoder(input: input, streamIndex: index)
+        var frames: [(Frame, MediaTime)] = []
+        for time in plan.times {
+            frames.append(try frameOnScreen(at: time, input: input, decoder: decoder, streamIndex: index))
+        }
+        guard let first = frames.first?.0 else { throw .failed(.decode, "decode", "no frame requested") }
+        var chain: [String] = []
+        if plan.rotation != 0 { chain.append(FilterGraph.rotationFilter(clockwise: plan.rotation)) }
+        if let width = plan.width { chain.append("scale=\(width):-2:flags=bicubic") }
+        if let columns = plan.columns {
+            let rows = (frames.count + columns - 1) / columns
+            chain.append("tile=\(columns)x\(rows):padding=4:margin=4")
+        }
+        let jpeg = plan.encoderName == "mjpeg"
+        chain.append("format=\(jpeg ? "yuvj420p" : "rgb24")")
+        let graph = try FilterGraph(
+            isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: first, timeBase: av_make_q(1, 25)),
+            description: chain.joined(separator: ","))
+        for (position, (frame, _)) in frames.enumerated() {
+            frame.pointer.pointee.pts = Int64(position)
+            try graph.push(frame)
+        }
+        try graph.push(nil)
+        let image = try Frame()
+        guard try graph.pull(into: image) == .produced else {
+            throw .failed(.filter, "av_buffersink_get_frame", "the filter made no image")
+        }
+        try encode(image, encoderName: plan.encoderName, to: plan.outputPath)
+        return (frames.map(\.1), Int(image.width), Int(image.height))
+    }
+
+    /// The frame on screen at `seconds`: the last one starting at or before it (the first frame
+    /// when `seconds` comes before it).
+    private static func frameOnScreen(at seconds: Double, input: InputFile, decoder: Decoder,
+                                      streamIndex: Int) throws(MediaFailure) -> (Frame, MediaTime) {
+        try input.seek(toSeconds: seconds)
+        decoder.flushBuffers()
+        var best: (Frame, MediaTime)?
+        try decoder.forEachFrame(in: input) { frame throws(MediaFailure) in
+            let time = decoder.time(of: frame) ?? .zero
+            if time.seconds > seconds + 1e-6, best != nil { return false }
+            let kept = try Frame()
+            av_frame_move_ref(kept.pointer, frame.pointer)
+            best = (kept, time)
+            return time.seconds <= seconds + 1e-6
+        }
+        guard let best else { throw .failed(.decode, "decode", "no frame at \(seconds) s") }
+        return best
+    }
+
+    /// Encodes one picture as JPEG (best quality scale) or PNG and writes the file.
+    private static func encode(_ image: Frame, encoderName: String, to path: String) throws(MediaFailure) {
+        guard let codec = avcodec_find_encoder_by_name(encoderName) else {
+            throw .failed(.encode, "avcodec_find_encoder_by_name", "no encoder \(encoderName)")
+        }
+        let context = try CodecContext(codec: codec)
+        let pointer = context.pointer
+        pointer.pointee.width = image.width
+        pointer.pointee.height = image.height
+        pointer.pointee.pix_fmt = AVPixelFormat(rawValue: image.pointer.pointee.format)
+        pointer.pointee.time_base = av_make_q(1, 25)
+        if encoderName == "mjpeg" {
+            pointer.pointee.color_range = AVCOL_RANGE_JPEG
+            pointer.pointee.flags |= AV_CODEC_FLAG_QSCALE
+            // FF_QP2LAMBDA (118) times quantizer 2: visually lossless JPEG.
+            pointer.pointee.global_quality = 118 * 2
+            image.pointer.pointee.quality = 118 * 2
+        }
+        try check(avcodec_open2(pointer, codec, nil), .encode, "avcodec_open2 (\(encoderName))")
+        try check(avcodec_send_frame(pointer, image.pointer), .encode, "avcodec_send_frame")
+        try check(avcodec_send_frame(pointer, nil), .encode, "avcodec_send_frame")
+        let packet = try Packet()
+        guard try codecStep(avcodec_receive_packet(pointer, packet.pointer), .encode, "avcodec_receive_packet") == .produced,
+              let data = packet.pointer.pointee.data else {
+            throw .failed(.encode, "avcodec_receive_packet", "the image encoder produced nothing")
+        }
+        let bytes = Data(bytes: data, count: Int(packet.pointer.pointee.size))
+        do {
+            try bytes.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw .failed(.mux, "write", "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}

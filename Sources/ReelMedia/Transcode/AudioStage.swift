@@ -1,0 +1,193 @@
+internal import CFFmpeg
+import Foundation
+import ReelFrameReduction
+import ReelSupport
+
+/// Decodes the source audio stream and encodes the parts inside each range, joined end to end.
+///
+/// Each range gets its own small graph (`atrim`, `asetpts` onto the output timeline, short
+/// `afade`s at joins, `aresample`, `aformat`); a persistent framing graph then cuts the joined
+/// sound into encoder-sized frames, so frame boundaries do not restart at every join.
+final class AudioStage {
+    /// Length of the fade at each join, so cuts do not click.
+    static let joinFade = 0.02
+
+    private let decoder: Decoder
+    private let settings: AudioEncoderSettings
+    private let sink: MuxingSink
+    private var range = ClosedSourceRange(start: .zero, end: .zero, needsSeek: false, endsEarly: false)
+    private var outputOffset = 0.0
+    private var fades: (in: Bool, out: Bool) = (false, false)
+    private var crossfade = AudioCrossfade()
+    private var rangeGraph: FilterGraph?
+    private var framingGraph: FilterGraph?
+    private let decoded: Frame
+    private let filtered: Frame
+    private let framed: Frame
+    private let packet: Packet
+    private(set) var isDone = false
+    private(set) var framesEncoded = 0
+    private(set) var decodeErrors = 0
+
+    init(input: InputFile, streamIndex: Int, settings: AudioEncoderSettings, sink: MuxingSink) throws(MediaFailure) {
+        decoder = try Decoder(input: input, streamIndex: streamIndex)
+        self.settings = settings
+        self.sink = sink
+        decoded = try Frame()
+        filtered = try Frame()
+        framed = try Frame()
+        packet = try Packet()
+    }
+
+    /// Starts a range that lands at `outputOffset` seconds; fades mark joins with other ranges.
+    /// With a crossfade, the range fades in over the previous range's tail (mixed in) and, when
+    /// `tailStart` is set, its own sound from there on is kept back for the next range.
+    func beginRange(_ range: ClosedSourceRange, outputOffset: Double, fadeIn: Bool, fadeOut: Bool,
+                    crossfadeIn: Bool, tailStart: Double?, crossfade length: Double) {
+        self.range = range
+        self.outputOffset = outputOffset
+        fades = (fadeIn, fadeOut)
+        crossfade.beginRange(
+            rate: settings.sampleRate, blendStart: crossfadeIn ? outputOffset : nil, tailStart: tailStart, length: length)
+        rangeGraph = nil
+        isDone = false
+    }
+
+    /// Decodes one packet of the current range and moves what it can toward the muxer.
+    func handle(_ input: Packet?) throws(MediaFailure) {
+        guard !isDone || input == nil else { return }
+        do {
+            while try !decoder.send(input) {
+                try receiveFrames()
+                if isDone { return }
+            }
+        } catch where error.isInvalidData {
+            decodeErrors += 1
+        }
+        try receiveFrames()
+        try drain()
+    }
+
+    /// Ends the current range (draining the decoder at the end of the file).
+    func endRange(atEndOfFile: Bool) throws(MediaFailure) {
+        if atEndOfFile && !isDone { try handle(nil) }
+        isDone = true
+        if let rangeGraph {
+            try rangeGraph.push(nil)
+            try moveRangeOutput(from: rangeGraph)
+            self.rangeGraph = nil
+        }
+        decoder.flushBuffers()
+        try drain()
+    }
+
+    /// Flushes the framing graph and the encoder into the muxer.
+    func finish() throws(MediaFailure) {
+        if let framingGraph {
+            try framingGraph.push(nil)
+            try drain()
+        }
+        guard let encoder = sink.audioEncoder else { return }
+        _ = try encoder.send(nil)
+        try receivePackets(from: encoder)
+    }
+
+    private func receiveFrames() throws(MediaFailure) {
+        while try decoder.receive(into: decoded) == .produced {
+            defer { decoded.unreference() }
+            if range.endsEarly, let pts = decoded.presentationTimestamp,
+               MediaTime(value: pts * Int64(decoder.timeBase.num), timescale: decoder.timeBase.den) >= range.end {
+                isDone = true
+                return
+            }
+            let graph: FilterGraph
+            if let existing = rangeGraph {
+                graph = existing
+            } else {
+                graph = try makeRangeGraph(for: decoded)
+                rangeGraph = graph
+            }
+            try graph.push(decoded)
+            try moveRangeOutput(from: graph)
+        }
+    }
+
+    /// Moves trimmed, resampled frames of the range into the framing graph (mixing in the
+    /// previous tail and keeping back this range's tail when crossfading).
+    private func moveRangeOutput(from graph: FilterGraph) throws(MediaFailure) {
+        while try graph.pull(into: filtered) == .produced {
+            defer { filtered.unreference() }
+            let keep = try crossfade.process(filtered, timeBase: graph.outputTimeBase)
+            guard keep > 0 else { continue }
+            filtered.pointer.pointee.nb_samples = Int32(keep)
+            let framing: FilterGraph
+            if let existing = framingGraph {
+                framing = existing
+            } else {
+                framing = try makeFramingGraph(timeBase: graph.outputTimeBase)
+                framingGraph = framing
+            }
+            try framing.push(filtered)
+        }
+    }
+
+    /// Moves encoder-sized frames into the encoder once the muxer is ready.
+    func drain() throws(MediaFailure) {
+        guard sink.isReady, let graph = framingGraph, let encoder = sink.audioEncoder else { return }
+        while try graph.pull(into: framed) == .produced {
+            defer { framed.unreference() }
+            framed.pointer.pointee.pts = av_rescale_q(framed.pointer.pointee.pts, graph.outputTimeBase, encoder.timeBase)
+            while try !encoder.send(framed) { try receivePackets(from: encoder) }
+            framesEncoded += 1
+            try receivePackets(from: encoder)
+        }
+    }
+
+    private func receivePackets(from encoder: Encoder) throws(MediaFailure) {
+        while try encoder.receive(into: packet) == .produced {
+            try sink.writeAudio(packet, timeBase: encoder.timeBase)
+        }
+    }
+
+    private func makeRangeGraph(for frame: Frame) throws(MediaFailure) -> FilterGraph {
+        let source = FilterGraph.audioSourceArguments(for: frame, timeBase: decoder.timeBase)
+        var chain: [String] = []
+        if range.needsSeek || range.endsEarly {
+            var trim = "atrim=start=\(seconds(range.start.seconds))"
+            if range.endsEarly { trim += ":end=\(seconds(range.end.seconds))" }
+            chain.append(trim)
+        }
+        let shift = range.start.seconds - outputOffset
+        if shift != 0 { chain.append("asetpts=PTS-(\(seconds(shift)))/TB") }
+        let length = (range.end - range.start).seconds
+        if crossfade.blendsIn {
+            chain.append("afade=t=in:st=\(seconds(outputOffset)):d=\(crossfade.length)")
+        } else if fades.in {
+            chain.append("afade=t=in:st=\(seconds(outputOffset)):d=\(Self.joinFade)")
+        }
+        if let tailStart = crossfade.tailStart {
+            chain.append("afade=t=out:st=\(seconds(tailStart)):d=\(crossfade.length)")
+        } else if fades.out {
+            chain.append("afade=t=out:st=\(seconds(outputOffset + length - Self.joinFade)):d=\(Self.joinFade)")
+        }
+        chain.append("aresample=\(settings.sampleRate)")
+        let format = av_get_sample_fmt_name(sink.audioEncoder?.sampleFormat ?? AV_SAMPLE_FMT_FLTP)
+            .map { String(cString: $0) } ?? "fltp"
+        chain.append("aformat=sample_fmts=\(format):channel_layouts=\(settings.channels == 1 ? "mono" : "stereo")")
+        return try FilterGraph(isVideo: false, sourceArguments: source, description: chain.joined(separator: ","), threads: 1)
+    }
+
+    /// A pass-through graph whose sink hands out frames of exactly the encoder's frame size.
+    private func makeFramingGraph(timeBase: AVRational) throws(MediaFailure) -> FilterGraph {
+        let format = av_get_sample_fmt_name(sink.audioEncoder?.sampleFormat ?? AV_SAMPLE_FMT_FLTP)
+            .map { String(cString: $0) } ?? "fltp"
+        let layout = settings.channels == 1 ? "mono" : "stereo"
+        let source = "time_base=\(timeBase.num)/\(timeBase.den):sample_rate=\(settings.sampleRate)"
+            + ":sample_fmt=\(format):channel_layout=\(layout)"
+        let graph = try FilterGraph(isVideo: false, sourceArguments: source, description: "anull", threads: 1)
+        if let encoder = sink.audioEncoder, encoder.frameSize > 0 { graph.setAudioFrameSize(encoder.frameSize) }
+        return graph
+    }
+
+    private func seconds(_ value: Double) -> String { String(format: "%.9f", value) }
+}

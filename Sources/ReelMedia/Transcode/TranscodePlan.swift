@@ -1,0 +1,133 @@
+import Foundation
+import ReelFrameReduction
+import ReelSupport
+
+/// Everything the transcoder needs, decided up front by the compressor: plain Sendable values.
+package struct TranscodePlan: Sendable {
+    /// The source file.
+    var source: URL
+    /// Where the muxer writes (a temporary name; the caller renames on success).
+    var outputPath: String
+    /// Muxer name: `mp4` or `mov`.
+    var formatName: String
+    /// The source video stream to encode.
+    var videoStreamIndex: Int
+    /// The source audio stream to encode, or `nil` to drop audio.
+    var audioStreamIndex: Int?
+    /// The source times to encode, in order, joined end to end in the output (one range when
+    /// the whole source or a single trim is kept).
+    var ranges: [ClosedSourceRange]
+    /// libavfilter chain between decoder and video encoder (denoise, rotate, scale, format).
+    var videoFilter: String
+    /// Video encoder choices.
+    var video: VideoEncoderSettings
+    /// Clockwise rotation to write as a display matrix (0 when the pixels were rotated).
+    var outputRotation: Int
+    /// HDR metadata to carry (from the stream, or the first frame when `nil` and present there).
+    var hdr: HDRMetadata?
+    /// Whether to carry HDR metadata found on frames when the stream declares none.
+    var carryFrameHDR: Bool
+    /// Audio encoder choices, `nil` when audio is dropped.
+    var audio: AudioEncoderSettings?
+    /// Move the index to the front of the file.
+    var fastStart: Bool
+    /// Seconds of crossfade at each join between ranges (0: cut with short audio fades).
+    var crossfade: Double = 0
+    /// Which decoded frames to keep.
+    var reducer: any VideoFrameReducer
+    /// Target frame rate for frame reduction; `nil` keeps every frame.
+    var targetFrameRate: Double?
+
+    /// Creates the value from every field.
+    package init(
+        source: URL,
+        outputPath: String,
+        formatName: String,
+        videoStreamIndex: Int,
+        audioStreamIndex: Int?,
+        ranges: [ClosedSourceRange],
+        videoFilter: String,
+        video: VideoEncoderSettings,
+        outputRotation: Int,
+        hdr: HDRMetadata?,
+        carryFrameHDR: Bool,
+        audio: AudioEncoderSettings?,
+        fastStart: Bool,
+        crossfade: Double = 0,
+        reducer: any VideoFrameReducer,
+        targetFrameRate: Double?
+    ) {
+        self.source = source
+        self.outputPath = outputPath
+        self.formatName = formatName
+        self.videoStreamIndex = videoStreamIndex
+        self.audioStreamIndex = audioStreamIndex
+        self.ranges = ranges
+        self.videoFilter = videoFilter
+        self.video = video
+        self.outputRotation = outputRotation
+        self.hdr = hdr
+        self.carryFrameHDR = carryFrameHDR
+        self.audio = audio
+        self.fastStart = fastStart
+        self.crossfade = crossfade
+        self.reducer = reducer
+        self.targetFrameRate = targetFrameRate
+    }
+}
+
+/// A source time span, `[start, end)`; `end` is the source's end when not trimmed.
+package struct ClosedSourceRange: Sendable, Equatable {
+    package var start: MediaTime
+    package var end: MediaTime
+    /// Whether `start` is past the first frame (a seek is needed).
+    var needsSeek: Bool
+    /// Whether `end` is before the source end (stop early).
+    var endsEarly: Bool
+
+    /// Creates the value from every field.
+    package init(
+        start: MediaTime,
+        end: MediaTime,
+        needsSeek: Bool,
+        endsEarly: Bool
+    ) {
+        self.start = start
+        self.end = end
+        self.needsSeek = needsSeek
+        self.endsEarly = endsEarly
+    }
+}
+
+/// Audio encoder choices.
+package struct AudioEncoderSettings: Sendable, Equatable {
+    var encoderName: String
+    var sampleRate: Int
+    var channels: Int
+    var bitRate: Int
+
+    /// Creates the value from every field.
+    package init(
+        encoderName: String,
+        sampleRate: Int,
+        channels: Int,
+        bitRate: Int
+    ) {
+        self.encoderName = encoderName
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.bitRate = bitRate
+    }
+}
+
+/// Counts gathered while transcoding.
+package struct TranscodeStatistics: Sendable, Equatable {
+    package var framesDecoded = 0
+    package var framesEncoded = 0
+    package var audioFramesEncoded = 0
+    package var encodedWidth = 0
+    package var encodedHeight = 0
+
+    /// No counts yet.
+    package init() {}
+}

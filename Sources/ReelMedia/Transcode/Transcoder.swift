@@ -1,0 +1,95 @@
+internal import CFFmpeg
+import ReelFrameReduction
+import ReelSupport
+
+/// Runs one `TranscodePlan` in a single pass: demux, decode, select, filter, encode, mux.
+/// Blocking; call it off the cooperative thread pool. Every FFmpeg object lives and dies here.
+package struct Transcoder {
+    let plan: TranscodePlan
+    /// Polled between packets; returning `true` stops the work with `MediaFailure.cancelled`.
+    let shouldCancel: () -> Bool
+    /// Receives the fraction (0...1) of the output timeline written so far.
+    let progress: (Double) -> Void
+
+    /// Creates the value from every field.
+    package init(
+        plan: TranscodePlan,
+        shouldCancel: @escaping () -> Bool,
+        progress: @escaping (Double) -> Void
+    ) {
+        self.plan = plan
+        self.shouldCancel = shouldCancel
+        self.progress = progress
+    }
+
+    package func run() throws(MediaFailure) -> TranscodeStatistics {
+        let input = try InputFile(url: plan.source)
+        let sink = try MuxingSink(plan: plan)
+        let video = try VideoStage(input: input, plan: plan, sink: sink)
+        let audio = try plan.audio.flatMap { settings throws(MediaFailure) -> AudioStage? in
+            guard let index = plan.audioStreamIndex else { return nil }
+            return try AudioStage(input: input, streamIndex: index, settings: settings, sink: sink)
+        }
+        let total = max(plan.ranges.map { ($0.end - $0.start).seconds }.reduce(0, +), 0.001)
+        let sourceEnd = sourceEndTicks(input)
+        let packet = try Packet()
+        var packetsRead = 0
+        var outputSeconds = 0.0
+        for (position, range) in plan.ranges.enumerated() {
+            if position > 0 || range.needsSeek { try input.seek(toSeconds: range.start.seconds) }
+            let isLast = position == plan.ranges.count - 1
+            video.beginRange(range, isLast: isLast)
+            // With a crossfade the range starts before the previous one ended: sound follows picture.
+            audio?.beginRange(range, outputOffset: video.rangeOffset, fadeIn: position > 0, fadeOut: !isLast,
+                              crossfadeIn: video.rangeOffset < outputSeconds - 1e-6, tailStart: video.tailStart,
+                              crossfade: plan.crossfade)
+            var atEndOfFile = false
+            while !(video.isDone && (audio?.isDone ?? true)) {
+                if shouldCancel() { throw .cancelled }
+                guard try input.read(into: packet) else {
+                    atEndOfFile = true
+                    break
+                }
+                defer { packet.unreference() }
+                packetsRead += 1
+                if packet.streamIndex == plan.videoStreamIndex {
+                    try video.handle(packet)
+                    progress(min(video.timelineEnd / total, 1))
+                } else if packet.streamIndex == plan.audioStreamIndex, let audio {
+                    try audio.handle(packet)
+                }
+                try audio?.drain()
+            }
+            if shouldCancel() { throw .cancelled }
+            try video.endRange(sourceEnd: sourceEnd, atEndOfFile: atEndOfFile)
+            try audio?.endRange(atEndOfFile: atEndOfFile)
+            outputSeconds = video.timelineEnd
+        }
+        try video.finish()
+        try audio?.finish()
+        let failed = video.decodeErrors + (audio?.decodeErrors ?? 0)
+        if failed > max(2, packetsRead / 50) {
+            throw .failed(.decode, "avcodec_send_packet",
+                          "\(failed) of \(packetsRead) packets are corrupt and could not be decoded")
+        }
+        guard sink.isReady else {
+            throw .failed(.decode, "decode", "no video frame could be decoded in the requested range")
+        }
+        try sink.output.finish()
+        var statistics = video.statistics
+        statistics.audioFramesEncoded = audio?.framesEncoded ?? 0
+        return statistics
+    }
+
+    /// The end of the video stream in its time base, when the container says.
+    private func sourceEndTicks(_ input: InputFile) -> Int64? {
+        guard let stream = input.stream(plan.videoStreamIndex) else { return nil }
+        let start = stream.pointee.start_time == reel_nopts_value() ? 0 : stream.pointee.start_time
+        if stream.pointee.duration > 0, stream.pointee.duration != reel_nopts_value() {
+            return start + stream.pointee.duration
+        }
+        let duration = input.context.pointee.duration
+        guard duration > 0 else { return nil }
+        return start + av_rescale_q(duration, reel_time_base_q(), stream.pointee.time_base)
+    }
+}

@@ -1,0 +1,277 @@
+internal import CFFmpeg
+import ReelFrameReduction
+import ReelSupport
+
+/// Decodes the primary video stream, keeps the frames inside the current range that the
+/// reducer selects, filters them (denoise, rotate, scale, format) and encodes them. Ranges are
+/// joined end to end on one continuous output timeline.
+///
+/// Frames are held back briefly so each one's on-screen span is known before deciding:
+/// `pending` waits for the next decoded frame (its end time), `held` waits for the next kept
+/// frame (its output duration, including the time of frames dropped after it). `held` and all
+/// times after `offer` are on the output timeline; `pending` and `beforeRange` on the source's.
+final class VideoStage {
+    private let plan: TranscodePlan
+    private let decoder: Decoder
+    private let sink: MuxingSink
+    private let timeBase: AVRational
+    private var rangeStart: Int64 = 0
+    private var rangeEnd: Int64 = .max
+    /// Where the current range starts on the output timeline.
+    private var outputOffset: Int64 = 0
+    private var selector: (any FrameSelector)?
+    private let measuresScenes: Bool
+    private var previousGrid: LumaGrid?
+
+    private var graph: FilterGraph?
+    private var encoder: Encoder?
+    private let decoded: Frame
+    private let filtered: Frame
+    private let packet: Packet
+    private var pending: (frame: Frame, start: Int64)?
+    private var beforeRange: Frame?
+    private var held: (frame: Frame, start: Int64)?
+    private var crossfade: VideoCrossfade
+    private var durations: [Int64: Int64] = [:]
+    private let fallbackDuration: Int64
+
+    private(set) var isDone = false
+    private(set) var statistics = TranscodeStatistics()
+    private(set) var decodeErrors = 0
+
+    init(input: InputFile, plan: TranscodePlan, sink: MuxingSink) throws(MediaFailure) {
+        self.plan = plan
+        self.sink = sink
+        decoder = try Decoder(input: input, streamIndex: plan.videoStreamIndex)
+        timeBase = decoder.timeBase
+        if let rate = plan.targetFrameRate {
+            selector = plan.reducer.makeSelector(targetFrameRate: rate)
+            measuresScenes = plan.reducer.usesSceneChangeScores
+        } else {
+            measuresScenes = false
+        }
+        crossfade = VideoCrossfade(length: av_rescale_q(Int64((plan.crossfade * 1_000_000).rounded()),
+                                                         av_make_q(1, 1_000_000), decoder.timeBase))
+        let rate = plan.video.frameRate > 0 ? plan.video.frameRate : 30
+        fallbackDuration = max(1, av_rescale_q(Int64((1_000_000 / rate).rounded()), av_make_q(1, 1_000_000), timeBase))
+        decoded = try Frame()
+        filtered = try Frame()
+        packet = try Packet()
+    }
+
+    /// Decodes one packet (or flushes with `nil`).
+    func handle(_ input: Packet?) throws(MediaFailure) {
+        guard !isDone || input == nil else { return }
+        do {
+            // A full decoder takes the packet once its frames are drained, unless the range
+            // ended while draining: then the packet is not needed any more.
+            while try !decoder.send(input) {
+                try receiveFrames()
+                if isDone { return }
+            }
+        } catch where error.isInvalidData {
+            decodeErrors += 1
+        }
+        try receiveFrames()
+    }
+
+    /// Starts the next range: source frames in `range` go to the output after what was
+    /// written so far.
+    func beginRange(_ range: ClosedSourceRange, isLast: Bool) {
+        rangeStart = Self.ticks(range.start, timeBase)
+        rangeEnd = range.endsEarly ? Self.ticks(range.end, timeBase) : .max
+        outputOffset = crossfade.beginRange(
+            naturalOffset: lastEnd, duration: Self.ticks(range.end, timeBase) - rangeStart, isLast: isLast)
+        isDone = false
+        beforeRange = nil
+        pending = nil
+    }
+
+    /// Ends the current range; at the end of the file the decoder is drained first. The last
+    /// frame lasts until the range (or the source) ends.
+    func endRange(sourceEnd: Int64?, atEndOfFile: Bool) throws(MediaFailure) {
+        if atEndOfFile && !isDone { try handle(nil) }
+        if let pending {
+            let natural = pending.start + max(pending.frame.pointer.pointee.pkt_duration, fallbackDuration)
+            var end = min(rangeEnd, natural)
+            if let sourceEnd, sourceEnd > pending.start { end = min(end, max(sourceEnd, pending.start + 1)) }
+            self.pending = nil
+            try offer(pending.frame, start: pending.start, end: end)
+        }
+        isDone = true
+        beforeRange = nil
+        decoder.flushBuffers()
+    }
+
+    /// Where the current range starts on the output timeline, in seconds.
+    var rangeOffset: Double { Double(outputOffset) * av_q2d(timeBase) }
+
+    /// Where the current range's crossfade tail begins on the output timeline, if it has one.
+    var tailStart: Double? { crossfade.tailStart.map { Double($0) * av_q2d(timeBase) } }
+
+    /// Encodes the last kept frame and flushes filter and encoder into the muxer.
+    func finish() throws(MediaFailure) {
+        for leftover in crossfade.leftovers() {
+            if let held { try emit(held.frame, start: held.start, end: leftover.start) }
+            held = leftover
+        }
+        if let held {
+            self.held = nil
+            try emit(held.frame, start: held.start, end: lastEnd)
+        }
+        guard let graph, let encoder else { return }
+        try graph.push(nil)
+        try pullFiltered(from: graph)
+        _ = try encoder.send(nil)
+        try receivePackets(from: encoder)
+    }
+
+    /// The end of the last frame offered, on the output timeline.
+    private var lastEnd: Int64 = 0
+
+    /// Seconds of output timeline covered so far (the end of the last frame offered).
+    var timelineEnd: Double { Double(lastEnd) * av_q2d(timeBase) }
+
+    private func receiveFrames() throws(MediaFailure) {
+        while !isDone, try decoder.receive(into: decoded) == .produced {
+            statistics.framesDecoded += 1
+            guard let pts = decoded.presentationTimestamp else {
+                decoded.unreference()
+                continue
+            }
+            let frame = try Frame()
+            av_frame_move_ref(frame.pointer, decoded.pointer)
+            try accept(frame, pts: pts)
+        }
+    }
+
+    private func accept(_ frame: Frame, pts: Int64) throws(MediaFailure) {
+        if pts < rangeStart {
+            beforeRange = frame
+            return
+        }
+        if let carried = beforeRange {
+            // The frame on screen when the range starts: keep it, starting exactly at the range start.
+            beforeRange = nil
+            if pts > rangeStart { pending = (carried, rangeStart) }
+        }
+        if let pending {
+            self.pending = nil
+            try offer(pending.frame, start: pending.start, end: min(pts, rangeEnd))
+        }
+        if pts >= rangeEnd {
+            isDone = true
+            return
+        }
+        pending = (frame, pts)
+    }
+
+    /// Gives one frame with its on-screen span (source times) to the reducer; kept frames wait
+    /// in `held` until the next kept frame fixes their duration.
+    private func offer(_ frame: Frame, start sourceStart: Int64, end sourceEnd: Int64) throws(MediaFailure) {
+        guard sourceEnd > sourceStart else { return }
+        let start = sourceStart - rangeStart + outputOffset
+        let end = sourceEnd - rangeStart + outputOffset
+        lastEnd = end
+        var outputStart = start
+        if var selector {
+            var score: Double?
+            if measuresScenes, let grid = LumaGrid(frame: frame.pointer) {
+                score = previousGrid.map { grid.difference(to: $0) }
+                previousGrid = grid
+            }
+            let decision = selector.select(FrameTiming(start: time(start), end: time(end), sceneChange: score))
+            self.selector = selector
+            guard case .keep(let at) = decision else { return }
+            outputStart = Self.ticks(at, timeBase)
+            if let held, outputStart <= held.start { outputStart = held.start + 1 }
+        }
+        let shown = try crossfade.blended(frame, start: outputStart)
+        if crossfade.isInTail(outputStart) {
+            // Held back for the next range's crossfade; the frame before it ends where the tail begins.
+            if let held, let tailStart = crossfade.tailStart {
+                try emit(held.frame, start: held.start, end: max(tailStart, held.start + 1))
+                self.held = nil
+            }
+            crossfade.collect(shown, start: outputStart)
+            return
+        }
+        if let held {
+            try emit(held.frame, start: held.start, end: outputStart)
+        }
+        held = (shown, outputStart)
+    }
+
+    /// Sends a kept frame, at its output time, through the filter to the encoder.
+    private func emit(_ frame: Frame, start: Int64, end: Int64) throws(MediaFailure) {
+        frame.pointer.pointee.pts = start
+        durations[start] = end - start
+        let graph: FilterGraph
+        if let existing = self.graph {
+            graph = existing
+        } else {
+            graph = try makeGraph(for: frame)
+            self.graph = graph
+        }
+        try graph.push(frame)
+        try pullFiltered(from: graph)
+    }
+
+    private func pullFiltered(from graph: FilterGraph) throws(MediaFailure) {
+        while try graph.pull(into: filtered) == .produced {
+            defer { filtered.unreference() }
+            let encoder: Encoder
+            if let existing = self.encoder {
+                encoder = existing
+            } else {
+                encoder = try openEncoder(for: filtered, graph: graph)
+                self.encoder = encoder
+            }
+            // Decoded frames keep the source's picture types; the encoders would copy the
+            // source's GOP structure from them. Let x264/x265 choose, as the ffmpeg CLI does.
+            filtered.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+            filtered.pointer.pointee.key_frame = 0
+            while try !encoder.send(filtered) { try receivePackets(from: encoder) }
+            statistics.framesEncoded += 1
+            try receivePackets(from: encoder)
+        }
+    }
+
+    private func receivePackets(from encoder: Encoder) throws(MediaFailure) {
+        while try encoder.receive(into: packet) == .produced {
+            let pts = packet.pointer.pointee.pts
+            if let duration = durations.removeValue(forKey: pts) {
+                packet.pointer.pointee.duration = duration
+            } else if packet.pointer.pointee.duration <= 0 {
+                packet.pointer.pointee.duration = fallbackDuration
+            }
+            try sink.writeVideo(packet, timeBase: encoder.timeBase)
+        }
+    }
+
+    private func openEncoder(for frame: Frame, graph: FilterGraph) throws(MediaFailure) -> Encoder {
+        let hdr = plan.hdr ?? (plan.carryFrameHDR ? HDRSideData.metadata(of: frame.pointer) : nil)
+        let encoder = try Encoder(
+            video: plan.video, width: frame.width, height: frame.height,
+            pixelFormat: frame.pointer.pointee.format, timeBase: graph.outputTimeBase,
+            colorFrom: frame.pointer, hdr: plan.video.encoderName == "libx265" ? hdr : nil,
+            globalHeader: sink.needsGlobalHeader)
+        statistics.encodedWidth = Int(frame.width)
+        statistics.encodedHeight = Int(frame.height)
+        try sink.start(videoEncoder: encoder, hdr: hdr)
+        return encoder
+    }
+
+    private func makeGraph(for frame: Frame) throws(MediaFailure) -> FilterGraph {
+        try FilterGraph(isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: frame, timeBase: timeBase),
+                        description: plan.videoFilter)
+    }
+
+    private func time(_ ticks: Int64) -> MediaTime {
+        MediaTime(value: ticks * Int64(timeBase.num), timescale: timeBase.den)
+    }
+
+    static func ticks(_ time: MediaTime, _ timeBase: AVRational) -> Int64 {
+        av_rescale_q(time.value, av_make_q(1, time.timescale), timeBase)
+    }
+}

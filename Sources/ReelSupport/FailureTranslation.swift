@@ -1,0 +1,34 @@
+import Foundation
+
+/// Runs media work and maps its failures to `ReelError` by stage: demuxing and decoding
+/// failures name the source, filtering, encoding and writing failures the output.
+package func translatingFailures<Value>(
+    source: URL, output: URL, _ work: () throws(MediaFailure) -> Value
+) throws(ReelError) -> Value {
+    do {
+        return try work()
+    } catch {
+        throw error.reelError(source: source, output: output)
+    }
+}
+
+extension MediaFailure {
+    /// The `ReelError` a person reads for this failure of work on `source` writing `output`.
+    package func reelError(source: URL, output: URL) -> ReelError {
+        switch self {
+        case .cancelled:
+            return .cancelled
+        case .noVideoStream:
+            return .missingVideoTrack(source)
+        case .outOfMemory(let operation):
+            return .decodingFailed(source, operation: operation, reason: "out of memory")
+        case .failed(let stage, let operation, let message, _):
+            switch stage {
+            case .demux: return .unreadableSource(source, reason: "\(operation): \(message)")
+            case .decode: return .decodingFailed(source, operation: operation, reason: message)
+            case .filter, .encode: return .encodingFailed(output, operation: operation, reason: message)
+            case .mux: return .muxingFailed(output, operation: operation, reason: message)
+            }
+        }
+    }
+}

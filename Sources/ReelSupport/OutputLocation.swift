@@ -1,0 +1,64 @@
+import Foundation
+
+/// Where an output goes: the final URL and the temporary file written beside it, renamed on success.
+package struct OutputLocation: Sendable {
+    package let finalURL: URL
+    package let temporaryURL: URL
+
+    /// The default output name for `source`: `NAME_compressed_XXXXXXXX.EXT` in `directory`
+    /// (the system temporary directory when `nil`), unique per call.
+    package static func generatedURL(for source: URL, in directory: URL?, fileExtension: String) -> URL {
+        let directory = directory ?? FileManager.default.temporaryDirectory
+        let base = source.deletingPathExtension().lastPathComponent
+        let unique = UUID().uuidString.prefix(8).lowercased()
+        return directory.appendingPathComponent("\(base)_compressed_\(unique).\(fileExtension)")
+    }
+
+    /// Checks that `finalURL` can be written for `source` (not the source itself, a file URL in
+    /// a writable directory, created when missing) and picks the temporary name beside it.
+    package static func resolve(for source: URL, finalURL: URL) throws(ReelError) -> OutputLocation {
+        guard finalURL.isFileURL else { throw .invalidOutputPath(finalURL, reason: "not a file URL") }
+        if samePath(finalURL, source) { throw .outputEqualsSource(source) }
+        let directory = finalURL.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw .invalidOutputPath(finalURL, reason: "\(directory.path) is not a directory") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .invalidOutputPath(finalURL, reason: "cannot create \(directory.path)")
+            }
+        }
+        guard FileManager.default.isWritableFile(atPath: directory.path) else {
+            throw .invalidOutputPath(finalURL, reason: "\(directory.path) is not writable")
+        }
+        var existingIsDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: finalURL.path, isDirectory: &existingIsDirectory),
+           existingIsDirectory.boolValue {
+            throw .invalidOutputPath(finalURL, reason: "a directory is in the way")
+        }
+        let temporaryName = ".\(finalURL.lastPathComponent).reel-tmp-\(UUID().uuidString.prefix(8).lowercased())"
+        return OutputLocation(finalURL: finalURL, temporaryURL: directory.appendingPathComponent(temporaryName))
+    }
+
+    /// Moves the finished temporary file into place (atomically replacing an older output).
+    package func commit() throws(ReelError) {
+        if rename(temporaryURL.path, finalURL.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw .invalidOutputPath(finalURL, reason: "cannot rename the finished file: \(reason)")
+        }
+    }
+
+    /// Removes the temporary file, if any.
+    package func discard() {
+        try? FileManager.default.removeItem(at: temporaryURL)
+    }
+
+    package static func samePath(_ lhs: URL, _ rhs: URL) -> Bool {
+        let left = lhs.standardizedFileURL.resolvingSymlinksInPath().path
+        let right = rhs.standardizedFileURL.resolvingSymlinksInPath().path
+        return left == right
+    }
+}
