@@ -22,6 +22,7 @@ ALL=(
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
+  damaged_packet.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -252,6 +253,20 @@ mk_corrupted_mp4() {
   size=$(od -An -tu1 -j $((off - 4)) -N4 "$src" | awk '{print ($1*16777216)+($2*65536)+($3*256)+$4}')
   pos=$((off + 4 + size / 2))
   "${FF[@]}" -f lavfi -i "anoisesrc=seed=1234:r=16384:d=1" -c:a pcm_u8 -f u8 - \
+    | dd of="$1" bs=1 seek="$pos" conv=notrunc status=none
+}
+
+# cfr_audio.mp4 with 256 bytes of seeded noise over the middle of its media data: one damaged
+# video packet, which decoders reject or conceal.
+mk_damaged_packet_mp4() {
+  build cfr_audio.mp4
+  local src="$OUTDIR/cfr_audio.mp4" hit off size pos
+  cp "$src" "$1"
+  hit=$(grep -m1 -obUaF mdat "$src") || { echo "no mdat in $src" >&2; return 1; }
+  off=${hit%%:*}
+  size=$(od -An -tu1 -j $((off - 4)) -N4 "$src" | awk '{print ($1*16777216)+($2*65536)+($3*256)+$4}')
+  pos=$((off + 4 + size / 2))
+  "${FF[@]}" -f lavfi -i "anoisesrc=seed=99:r=256:d=1" -c:a pcm_u8 -f u8 - \
     | dd of="$1" bs=1 seek="$pos" conv=notrunc status=none
 }
 

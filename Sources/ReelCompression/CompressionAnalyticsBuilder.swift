@@ -43,6 +43,8 @@ struct CompressionAnalyticsBuilder {
             requestedRanges: requestedRanges,
             originalFrameCount: statistics.framesDecoded,
             compressedFrameCount: compressedFrames,
+            corruptPacketsSkipped: statistics.corruptPackets,
+            damagedFrames: statistics.damagedFrames,
             originalFrameRate: sourcePicture?.frameRate ?? 0,
             compressedFrameRate: videoDuration > 0 ? Double(compressedFrames) / videoDuration : 0,
             videoCodec: outputVideo?.codecName ?? video.codecName,

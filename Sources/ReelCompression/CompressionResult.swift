@@ -78,6 +78,12 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     public var originalFrameCount: Int
     /// Output video frames written.
     public var compressedFrameCount: Int
+    /// Source packets (video and audio) the decoders rejected as corrupt and skipped; the
+    /// pictures and sound around them are FFmpeg's concealment. 0 for an intact source.
+    public var corruptPacketsSkipped: Int
+    /// Decoded source pictures the decoder flagged as damaged (it concealed the errors); they
+    /// are in the output as concealed. 0 for an intact source.
+    public var damagedFrames: Int
     /// Source average frame rate.
     public var originalFrameRate: Double
     /// Output average frame rate (video frames / video track duration).

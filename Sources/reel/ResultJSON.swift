@@ -43,6 +43,8 @@ enum ResultJSON {
             ("processingTime", .init(result.processingTime)),
             ("videoCodec", .string(result.videoCodec)),
             ("streamCopied", .bool(result.streamCopied)),
+            ("corruptPacketsSkipped", .init(result.corruptPacketsSkipped)),
+            ("damagedFrames", .init(result.damagedFrames)),
             ("keptRanges", ranges(result.keptRanges)),
             ("requestedRanges", ranges(result.requestedRanges)),
             ("original", .object([

@@ -33,6 +33,10 @@ enum ResultReport {
                 + " realtime)"
         }
         rows.append(("time", time))
+        if result.corruptPacketsSkipped > 0 || result.damagedFrames > 0 {
+            rows.append(("damage", "\(result.corruptPacketsSkipped) corrupt source packets skipped, "
+                + "\(result.damagedFrames) damaged pictures concealed"))
+        }
         if !result.droppedTracks.isEmpty {
             let tracks = result.droppedTracks.map { track in
                 "#\(track.index) \(track.role.rawValue) (\(track.codecName))"

@@ -39,22 +39,30 @@ import Testing
         #expect(Fixtures.contents(of: directory).isEmpty)
     }
 
-    @Test func corruptedSourceFailsCleanlyOrConceals() async throws {
+    @Test func heavilyCorruptedSourceFailsTypedAndLeavesNothing() async throws {
+        // 16 KB of noise over the middle of the media data: 10 of 232 packets are rejected,
+        // more than the 1 in 50 the transcoder conceals.
         let url = try Fixtures.clip("corrupted.mp4")
         let directory = try Fixtures.scratchDirectory()
         let error = await Harness.reelError {
             _ = try await VideoCompressor().compressVideo(url, config: Harness.fastConfig(in: directory))
         }
-        // FFmpeg conceals small damage; heavy damage must be a typed decoding error, and a
-        // failure leaves nothing behind.
-        if let error {
-            guard case .decodingFailed(let failed, _, _) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
-            #expect(failed == url)
-            #expect(Fixtures.contents(of: directory).isEmpty)
+        guard case .decodingFailed(let failed, _, let reason) = error else {
+            Issue.record("expected decodingFailed, got \(String(describing: error))")
+            return
         }
+        #expect(failed == url)
+        #expect(reason.contains("corrupt"), "\(reason)")
+        #expect(Fixtures.contents(of: directory).isEmpty)
+    }
+
+    @Test func oneDamagedPacketIsConcealedAndReported() async throws {
+        let (damaged, output, _) = try await Harness.compress("damaged_packet.mp4")
+        #expect(damaged.analytics.damagedFrames + damaged.analytics.corruptPacketsSkipped >= 1)
+        #expect(output.primaryVideo?.frameCount == 90)
+        let (intact, _, _) = try await Harness.compress("cfr_audio.mp4")
+        #expect(intact.analytics.damagedFrames == 0)
+        #expect(intact.analytics.corruptPacketsSkipped == 0)
     }
 
     @Test func outputRulesAreEnforced() async throws {

@@ -79,7 +79,7 @@ enum AnalysisChunkPlan {
                 guard try input.read(into: packet) else { return nil }
                 defer { packet.unreference() }
                 guard packet.streamIndex == videoIndex, let pts = packet.presentationTimestamp else { continue }
-                if packet.isKeyframe || !keyframeOnly { return (pts, packet.pointer.pointee.pos, packet.isKeyframe) }
+                if packet.isKeyframe || !keyframeOnly { return (pts, packet.position, packet.isKeyframe) }
             }
             return nil
         } catch {

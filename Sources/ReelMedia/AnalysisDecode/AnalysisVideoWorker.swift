@@ -102,36 +102,34 @@ final class AnalysisVideoWorker {
         var lastPTS: Int64 = 0
         var lookahead = SkippedFrameLookahead()
         var finished = false
-        func drain() throws(MediaFailure) {
-            while !finished, try decoder.receive(into: frame) == .produced {
-                defer { frame.unreference() }
-                // Raw elementary streams carry no timestamps: count frames at the nominal rate
-                // (right only when no frame is skipped, so the chunk is decoded again in full).
-                if frame.presentationTimestamp == nil { result.hasUntimedFrames = true }
-                guard let pts = frame.presentationTimestamp ?? result.times.last.map({ _ in lastPTS + ticksPerFrame })
-                        ?? (chunk.start == nil ? 0 : nil) else { continue }
-                lastPTS = pts
-                // Leading frames of an open GOP before the chunk's keyframe belong to the previous chunk.
-                if let start = chunk.start, pts < start { continue }
-                if let end = chunk.end, pts >= end {
-                    finished = true
-                    return
-                }
-                let time = decoder.time(ofTimestamp: pts)
-                if frame.isDamaged { result.damagedFrames += 1 }
-                if let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) {
-                    result.times.append(time)
-                    result.changes.append(result.lastGrid.map { grid.difference(to: $0) } ?? 0)
-                    if result.firstGrid == nil { result.firstGrid = grid }
-                    result.lastGrid = grid
-                }
-                let slot = clock.slot(of: time)
-                guard slot != lastSlot else { continue }
-                lastSlot = slot
-                sink.consume(try downscaler.shrink(frame, time: time))
-                result.sampledPictures += 1
-                advanced(time.seconds)
+        func take(_ frame: Frame) throws(MediaFailure) -> Bool {
+            // Raw elementary streams carry no timestamps: count frames at the nominal rate
+            // (right only when no frame is skipped, so the chunk is decoded again in full).
+            if frame.presentationTimestamp == nil { result.hasUntimedFrames = true }
+            guard let pts = frame.presentationTimestamp ?? result.times.last.map({ _ in lastPTS + ticksPerFrame })
+                    ?? (chunk.start == nil ? 0 : nil) else { return true }
+            lastPTS = pts
+            // Leading frames of an open GOP before the chunk's keyframe belong to the previous chunk.
+            if let start = chunk.start, pts < start { return true }
+            if let end = chunk.end, pts >= end {
+                finished = true
+                return false
             }
+            let time = decoder.time(ofTimestamp: pts)
+            if frame.isDamaged { result.damagedFrames += 1 }
+            if let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) {
+                result.times.append(time)
+                result.changes.append(result.lastGrid.map { grid.difference(to: $0) } ?? 0)
+                if result.firstGrid == nil { result.firstGrid = grid }
+                result.lastGrid = grid
+            }
+            let slot = clock.slot(of: time)
+            guard slot != lastSlot else { return true }
+            lastSlot = slot
+            sink.consume(try downscaler.shrink(frame, time: time))
+            result.sampledPictures += 1
+            advanced(time.seconds)
+            return true
         }
         while !finished, try input.read(into: packet) {
             defer { packet.unreference() }
@@ -152,22 +150,11 @@ final class AnalysisVideoWorker {
             }
             if skipping != .none {
                 decoder.setSkipFrames(lookahead.discard(
-                    forPacketOfSize: Int(packet.pointer.pointee.size), pts: packet.presentationTimestamp, level: skipping.discard))
+                    forPacketOfSize: packet.size, pts: packet.presentationTimestamp, level: skipping.discard))
             }
-            do throws(MediaFailure) {
-                while try !decoder.send(packet) {
-                    try drain()
-                    if finished { break }
-                }
-            } catch where error.isInvalidData {
-                continue
-            }
-            try drain()
+            try decoder.decode(packet, into: frame, take)
         }
-        if !finished {
-            _ = try decoder.send(nil)
-            try drain()
-        }
+        if !finished { try decoder.decode(nil, into: frame, take) }
         return result
     }
 }

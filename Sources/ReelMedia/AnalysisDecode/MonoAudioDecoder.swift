@@ -17,29 +17,20 @@ final class MonoAudioDecoder {
 
     /// Decodes a packet (`nil` flushes) and hands the resampled mono samples to `sink`.
     func decode(_ packet: Packet?, into sink: ([Float]) -> Void) throws(MediaFailure) {
-        do throws(MediaFailure) {
-            while try !decoder.send(packet) { try drain(sink) }
-        } catch where error.isInvalidData {
-            return
-        }
-        try drain(sink)
-        if packet == nil, let graph {
-            try graph.push(nil)
-            try pull(graph, sink)
-        }
-    }
-
-    private func drain(_ sink: ([Float]) -> Void) throws(MediaFailure) {
-        while try decoder.receive(into: decoded) == .produced {
-            defer { decoded.unreference() }
+        try decoder.decode(packet, into: decoded) { frame throws(MediaFailure) in
             let graph: FilterGraph
             if let existing = self.graph {
                 graph = existing
             } else {
-                graph = try makeGraph()
+                graph = try makeGraph(for: frame)
                 self.graph = graph
             }
-            try graph.push(decoded)
+            try graph.push(frame)
+            try pull(graph, sink)
+            return true
+        }
+        if packet == nil, let graph {
+            try graph.push(nil)
             try pull(graph, sink)
         }
     }
@@ -47,15 +38,15 @@ final class MonoAudioDecoder {
     private func pull(_ graph: FilterGraph, _ sink: ([Float]) -> Void) throws(MediaFailure) {
         while try graph.pull(into: filtered) == .produced {
             defer { filtered.unreference() }
-            let count = Int(filtered.pointer.pointee.nb_samples)
-            guard count > 0, let data = filtered.pointer.pointee.data.0 else { continue }
+            let count = Int(filtered.sampleCount)
+            guard count > 0, let data = filtered.plane(0)?.data else { continue }
             let samples = UnsafeRawPointer(data).assumingMemoryBound(to: Float.self)
             sink(Array(UnsafeBufferPointer(start: samples, count: count)))
         }
     }
 
-    private func makeGraph() throws(MediaFailure) -> FilterGraph {
-        let source = FilterGraph.audioSourceArguments(for: decoded, timeBase: decoder.timeBase)
+    private func makeGraph(for frame: Frame) throws(MediaFailure) -> FilterGraph {
+        let source = FilterGraph.audioSourceArguments(for: frame, timeBase: decoder.timeBase)
         return try FilterGraph(
             isVideo: false, sourceArguments: source,
             description: "aresample=\(AnalysisReader.audioSampleRate),aformat=sample_fmts=flt:channel_layouts=mono",

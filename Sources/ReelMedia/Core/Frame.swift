@@ -22,6 +22,15 @@ final class Frame {
         return raw == reel_nopts_value() ? nil : raw
     }
 
+    /// The raw presentation timestamp, as filters and encoders read it.
+    var pts: Int64 {
+        get { pointer.pointee.pts }
+        set { pointer.pointee.pts = newValue }
+    }
+
+    /// How long the decoder says the frame lasts, in its stream's time base (0 when unknown).
+    var decodedDuration: Int64 { pointer.pointee.pkt_duration }
+
     /// Whether the decoder flagged the frame as damaged (concealed errors or missing references).
     var isDamaged: Bool {
         pointer.pointee.decode_error_flags != 0 || pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0
@@ -29,12 +38,57 @@ final class Frame {
 
     var width: Int32 { pointer.pointee.width }
     var height: Int32 { pointer.pointee.height }
+    /// The pixel format (video) or sample format (audio), as FFmpeg numbers it.
+    var format: Int32 { pointer.pointee.format }
+
+    /// Samples per channel (audio).
+    var sampleCount: Int32 {
+        get { pointer.pointee.nb_samples }
+        set { pointer.pointee.nb_samples = newValue }
+    }
+
+    /// Channels (audio).
+    var channelCount: Int32 { pointer.pointee.ch_layout.nb_channels }
+
+    /// Forgets the picture type the decoder set, so an encoder chooses its own (a decoded
+    /// frame keeps the source's I/P/B type, and x264/x265 would copy the source's GOP from it).
+    func clearPictureType() {
+        pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        pointer.pointee.key_frame = 0
+    }
+
+    /// Plane `index`'s first byte and line size (bytes per row), when the plane exists.
+    func plane(_ index: Int) -> (data: UnsafeMutablePointer<UInt8>, lineSize: Int)? {
+        let value = pointer.pointee
+        let planes = [value.data.0, value.data.1, value.data.2, value.data.3]
+        let sizes = [value.linesize.0, value.linesize.1, value.linesize.2, value.linesize.3]
+        guard planes.indices.contains(index), let data = planes[index] else { return nil }
+        return (data, Int(sizes[index]))
+    }
+
+    /// Gives an empty frame picture buffers of `width` x `height` in pixel format `format`.
+    func allocatePicture(width: Int32, height: Int32, format: Int32, stage: MediaFailure.Stage) throws(MediaFailure) {
+        pointer.pointee.width = width
+        pointer.pointee.height = height
+        pointer.pointee.format = format
+        try check(av_frame_get_buffer(pointer, 0), stage, "av_frame_get_buffer")
+    }
+
+    /// Whether the frame holds picture or sound buffers.
+    var hasBuffers: Bool { pointer.pointee.data.0 != nil }
 
     /// A new frame referencing the same buffers (no pixel copy).
     func reference() throws(MediaFailure) -> Frame {
         let copy = try Frame()
         guard av_frame_ref(copy.pointer, pointer) >= 0 else { throw .outOfMemory(operation: "av_frame_ref") }
         return copy
+    }
+
+    /// A new frame holding this one's buffers; this one is left empty (no pixel copy).
+    func movedOut() throws(MediaFailure) -> Frame {
+        let kept = try Frame()
+        av_frame_move_ref(kept.pointer, pointer)
+        return kept
     }
 
     func unreference() { av_frame_unref(pointer) }

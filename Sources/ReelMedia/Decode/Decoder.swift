@@ -44,19 +44,46 @@ final class Decoder {
     /// Which frames the decoder may skip (e.g. non-reference frames in a coarse pass).
     func setSkipFrames(_ discard: AVDiscard) { codecContext.pointee.skip_frame = discard }
 
-    /// Sends a packet; `nil` sends the end-of-stream flush. Returns `false` when the decoder is
-    /// full (receive frames first, then send the same packet again).
-    func send(_ packet: Packet?) throws(MediaFailure) -> Bool {
-        let result = avcodec_send_packet(codecContext, packet?.pointer)
-        if result == reel_averror_eagain() { return false }
-        if result == reel_averror_eof() { return true }
-        try check(result, .decode, "avcodec_send_packet")
-        return true
+    /// Packets the decoder rejected as corrupt; each is skipped and decoding goes on.
+    private(set) var corruptPackets = 0
+    /// Decoded frames the decoder flagged as damaged (concealed errors, missing references).
+    private(set) var damagedFrames = 0
+
+    /// The decode pump, the one place packets go into a decoder: sends `packet` (`nil` sends the
+    /// end-of-stream flush) and hands every frame the decoder then has ready to `body`, one at a
+    /// time in `frame`, which is unreferenced after `body` returns (take it with `movedOut()`
+    /// to keep it). A full decoder gets its frames taken first and the packet sent again. A
+    /// packet rejected as corrupt is counted in `corruptPackets` and skipped; frames flagged
+    /// damaged are counted in `damagedFrames` and still handed over. Returns `false` when `body`
+    /// asked to stop; the frames after it stay in the decoder until `flushBuffers()`.
+    @discardableResult
+    func decode(
+        _ packet: Packet?, into frame: Frame, _ body: (Frame) throws(MediaFailure) -> Bool
+    ) throws(MediaFailure) -> Bool {
+        while true {
+            let result = avcodec_send_packet(codecContext, packet?.pointer)
+            if result == reel_averror_eagain() {
+                guard try receiveFrames(into: frame, body) else { return false }
+                continue
+            }
+            if result == reel_averror_invaliddata() {
+                corruptPackets += 1
+            } else if result != reel_averror_eof() {
+                try check(result, .decode, "avcodec_send_packet")
+            }
+            return try receiveFrames(into: frame, body)
+        }
     }
 
-    /// Receives the next decoded frame into `frame`.
-    func receive(into frame: Frame) throws(MediaFailure) -> CodecStep {
-        try codecStep(avcodec_receive_frame(codecContext, frame.pointer), .decode, "avcodec_receive_frame")
+    private func receiveFrames(
+        into frame: Frame, _ body: (Frame) throws(MediaFailure) -> Bool
+    ) throws(MediaFailure) -> Bool {
+        while try codecStep(avcodec_receive_frame(codecContext, frame.pointer), .decode, "avcodec_receive_frame") == .produced {
+            defer { frame.unreference() }
+            if frame.isDamaged { damagedFrames += 1 }
+            guard try body(frame) else { return false }
+        }
+        return true
     }
 
     /// Drops buffered frames after a seek.

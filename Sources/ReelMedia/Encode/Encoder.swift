@@ -116,22 +116,57 @@ final class Encoder {
         try check(avcodec_open2(context, codec, nil), .encode, "avcodec_open2 (\(name))")
     }
 
+    /// Opens a still-image encoder (`mjpeg` at visually lossless quality, or `png`) for pictures
+    /// like `image`.
+    init(image encoderName: String, for image: Frame) throws(MediaFailure) {
+        guard let codec = avcodec_find_encoder_by_name(encoderName) else {
+            throw .failed(.encode, "avcodec_find_encoder_by_name", "no encoder \(encoderName)")
+        }
+        context = try CodecContext(codec: codec)
+        let context = self.context.pointer
+        context.pointee.width = image.width
+        context.pointee.height = image.height
+        context.pointee.pix_fmt = AVPixelFormat(rawValue: image.format)
+        context.pointee.time_base = av_make_q(1, 25)
+        if encoderName == "mjpeg" {
+            context.pointee.color_range = AVCOL_RANGE_JPEG
+            context.pointee.flags |= AV_CODEC_FLAG_QSCALE
+            // FF_QP2LAMBDA (118) times quantizer 2: visually lossless JPEG.
+            context.pointee.global_quality = 118 * 2
+            image.pointer.pointee.quality = 118 * 2
+        }
+        try check(avcodec_open2(context, codec, nil), .encode, "avcodec_open2 (\(encoderName))")
+    }
+
     var timeBase: AVRational { pointer.pointee.time_base }
     var frameSize: Int32 { pointer.pointee.frame_size }
     var sampleFormat: AVSampleFormat { pointer.pointee.sample_fmt }
     var sampleRate: Int32 { pointer.pointee.sample_rate }
 
-    /// Sends a frame; `nil` starts draining. Returns `false` when the encoder is full.
-    func send(_ frame: Frame?) throws(MediaFailure) -> Bool {
-        let result = avcodec_send_frame(pointer, frame?.pointer)
-        if result == reel_averror_eagain() { return false }
-        try check(result, .encode, "avcodec_send_frame")
-        return true
+    /// The encode drain, the one place frames go into an encoder: sends `frame` (`nil` starts
+    /// the end-of-stream flush) and hands every packet the encoder then has ready to `write`,
+    /// one at a time in `packet` (the muxer takes its data; anything left is unreferenced). A
+    /// full encoder gets its packets taken first and the frame sent again.
+    func encode(
+        _ frame: Frame?, into packet: Packet, _ write: (Packet) throws(MediaFailure) -> Void
+    ) throws(MediaFailure) {
+        while true {
+            let result = avcodec_send_frame(pointer, frame?.pointer)
+            if result == reel_averror_eagain() {
+                try receivePackets(into: packet, write)
+                continue
+            }
+            if !(frame == nil && result == reel_averror_eof()) { try check(result, .encode, "avcodec_send_frame") }
+            try receivePackets(into: packet, write)
+            return
+        }
     }
 
-    /// Receives the next encoded packet into `packet`.
-    func receive(into packet: Packet) throws(MediaFailure) -> CodecStep {
-        try codecStep(avcodec_receive_packet(pointer, packet.pointer), .encode, "avcodec_receive_packet")
+    private func receivePackets(into packet: Packet, _ write: (Packet) throws(MediaFailure) -> Void) throws(MediaFailure) {
+        while try codecStep(avcodec_receive_packet(pointer, packet.pointer), .encode, "avcodec_receive_packet") == .produced {
+            defer { packet.unreference() }
+            try write(packet)
+        }
     }
 }
 

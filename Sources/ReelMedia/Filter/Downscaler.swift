@@ -34,11 +34,8 @@ final class Downscaler {
             context, source.width, source.height, AVPixelFormat(rawValue: source.format),
             width, height, AV_PIX_FMT_YUV420P, SWS_AREA, nil, nil, nil)
         guard let context else { throw .failed(.filter, "sws_getCachedContext", "unsupported frame format") }
-        if output.pointer.pointee.data.0 == nil {
-            output.pointer.pointee.width = width
-            output.pointer.pointee.height = height
-            output.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-            try check(av_frame_get_buffer(output.pointer, 0), .filter, "av_frame_get_buffer")
+        if !output.hasBuffers {
+            try output.allocatePicture(width: width, height: height, format: AV_PIX_FMT_YUV420P.rawValue, stage: .filter)
         }
         try check(sws_scale_frame(context, output.pointer, frame.pointer), .filter, "sws_scale_frame")
         let small = output.pointer.pointee

@@ -5,16 +5,13 @@ import ReelSupport
 /// Used for crossfades at joins; the result is a new frame with `b`'s properties.
 enum FrameBlender {
     static func blend(_ a: Frame, _ b: Frame, weight: Double) throws(MediaFailure) -> Frame {
-        let first = a.pointer.pointee, second = b.pointer.pointee
-        guard first.width == second.width, first.height == second.height, first.format == second.format,
-              let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: second.format)),
+        let second = b
+        guard a.width == b.width, a.height == b.height, a.format == b.format,
+              let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: b.format)),
               descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 || descriptor.pointee.nb_components == 1
         else { return try b.reference() }
         let output = try Frame()
-        output.pointer.pointee.width = second.width
-        output.pointer.pointee.height = second.height
-        output.pointer.pointee.format = second.format
-        try check(av_frame_get_buffer(output.pointer, 0), .filter, "av_frame_get_buffer")
+        try output.allocatePicture(width: b.width, height: b.height, format: b.format, stage: .filter)
         try check(av_frame_copy_props(output.pointer, b.pointer), .filter, "av_frame_copy_props")
         let wide = descriptor.pointee.comp.0.depth > 8
         let planes = Int(av_pix_fmt_count_planes(AVPixelFormat(rawValue: second.format)))
@@ -24,9 +21,8 @@ enum FrameBlender {
             let width = chroma ? Int(second.width) >> Int(descriptor.pointee.log2_chroma_w) : Int(second.width)
             let height = chroma ? -((-Int(second.height)) >> Int(descriptor.pointee.log2_chroma_h)) : Int(second.height)
             let bytes = width * (wide ? 2 : 1)
-            guard let sourceA = plane(of: a, index), let sourceB = plane(of: b, index),
-                  let target = plane(of: output, index) else { continue }
-            let strideA = Int(lineSize(a, index)), strideB = Int(lineSize(b, index)), strideOut = Int(lineSize(output, index))
+            guard let (sourceA, strideA) = a.plane(index), let (sourceB, strideB) = b.plane(index),
+                  let (target, strideOut) = output.plane(index) else { continue }
             for row in 0..<height {
                 let rowA = sourceA + row * strideA, rowB = sourceB + row * strideB, rowOut = target + row * strideOut
                 if wide {
@@ -40,23 +36,5 @@ enum FrameBlender {
             }
         }
         return output
-    }
-
-    private static func plane(of frame: Frame, _ index: Int) -> UnsafeMutablePointer<UInt8>? {
-        switch index {
-        case 0: return frame.pointer.pointee.data.0
-        case 1: return frame.pointer.pointee.data.1
-        case 2: return frame.pointer.pointee.data.2
-        default: return frame.pointer.pointee.data.3
-        }
-    }
-
-    private static func lineSize(_ frame: Frame, _ index: Int) -> Int32 {
-        switch index {
-        case 0: return frame.pointer.pointee.linesize.0
-        case 1: return frame.pointer.pointee.linesize.1
-        case 2: return frame.pointer.pointee.linesize.2
-        default: return frame.pointer.pointee.linesize.3
-        }
     }
 }

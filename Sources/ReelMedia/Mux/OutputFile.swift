@@ -97,7 +97,7 @@ final class OutputFile {
 
     /// Rescales `packet` from `sourceTimeBase` and writes it interleaved; the packet is consumed.
     func write(_ packet: Packet, streamIndex: Int, from sourceTimeBase: AVRational) throws(MediaFailure) {
-        packet.pointer.pointee.stream_index = Int32(streamIndex)
+        packet.streamIndex = streamIndex
         av_packet_rescale_ts(packet.pointer, sourceTimeBase, timeBase(ofStream: streamIndex))
         try check(av_interleaved_write_frame(context, packet.pointer), .mux, "av_interleaved_write_frame")
     }

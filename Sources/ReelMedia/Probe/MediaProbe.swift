@@ -119,10 +119,9 @@ enum MediaProbe {
         var last: [Int: Int64] = [:]
         while try input.read(into: packet) {
             let index = packet.streamIndex
-            bytes[index, default: 0] += Int64(packet.pointer.pointee.size)
-            let pts = packet.pointer.pointee.pts
-            if pts != reel_nopts_value() {
-                let end = pts + max(packet.pointer.pointee.duration, 0)
+            bytes[index, default: 0] += Int64(packet.size)
+            if let pts = packet.pts {
+                let end = pts + max(packet.duration, 0)
                 first[index] = min(first[index] ?? pts, pts)
                 last[index] = max(last[index] ?? end, end)
             }

@@ -64,9 +64,8 @@ package struct StreamCopier {
         while try input.read(into: packet) {
             defer { packet.unreference() }
             if shouldCancel() { throw .cancelled }
-            if packet.streamIndex == streamIndex, packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0,
-               packet.pointer.pointee.pts != reel_nopts_value() {
-                times.append(Double(packet.pointer.pointee.pts) * timeBase)
+            if packet.streamIndex == streamIndex, packet.isKeyframe, let pts = packet.pts {
+                times.append(Double(pts) * timeBase)
             }
         }
         return times.sorted()
@@ -99,27 +98,27 @@ package struct StreamCopier {
                 guard let target = outputIndex[index], !finished.contains(index),
                       let stream = input.stream(index) else { continue }
                 let timeBase = stream.pointee.time_base
-                let value = packet.pointer.pointee
-                guard value.pts != reel_nopts_value() else { continue }
-                let pts = Double(value.pts) * av_q2d(timeBase)
+                guard let ticks = packet.pts else { continue }
+                let pts = Double(ticks) * av_q2d(timeBase)
                 let isVideo = index == plan.videoStreamIndex
                 // A range ends where the next kept GOP begins (video) or at its end time (audio).
-                if pts >= end - 1e-6 && (!isVideo || value.flags & AV_PKT_FLAG_KEY != 0) {
+                if pts >= end - 1e-6 && (!isVideo || packet.isKeyframe) {
                     finished.insert(index)
                     continue
                 }
                 if pts < start - 1e-6 { continue }
                 let shift = av_rescale_q(Int64(((offset - start) * 1_000_000).rounded()), av_make_q(1, 1_000_000), timeBase)
-                packet.pointer.pointee.pts += shift
-                if packet.pointer.pointee.dts != reel_nopts_value() {
-                    packet.pointer.pointee.dts += shift
-                    if let last = lastDts[index], packet.pointer.pointee.dts <= last {
-                        packet.pointer.pointee.dts = last + 1
-                        packet.pointer.pointee.pts = max(packet.pointer.pointee.pts, last + 1)
+                packet.pts = ticks + shift
+                if let decodeTime = packet.dts {
+                    var dts = decodeTime + shift
+                    if let last = lastDts[index], dts <= last {
+                        dts = last + 1
+                        packet.pts = max(ticks + shift, last + 1)
                     }
-                    lastDts[index] = packet.pointer.pointee.dts
+                    packet.dts = dts
+                    lastDts[index] = dts
                 }
-                packet.pointer.pointee.pos = -1
+                packet.position = -1
                 if isVideo {
                     videoPackets += 1
                     progress(min((offset + pts - start) / total, 1))

@@ -63,7 +63,7 @@ package enum StillImageWriter {
             isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: first, timeBase: av_make_q(1, 25)),
             description: chain.joined(separator: ","))
         for (position, (frame, _)) in frames.enumerated() {
-            frame.pointer.pointee.pts = Int64(position)
+            frame.pts = Int64(position)
             try graph.push(frame)
         }
         try graph.push(nil)
@@ -85,9 +85,7 @@ package enum StillImageWriter {
         try decoder.forEachFrame(in: input) { frame throws(MediaFailure) in
             let time = decoder.time(of: frame) ?? .zero
             if time.seconds > seconds + 1e-6, best != nil { return false }
-            let kept = try Frame()
-            av_frame_move_ref(kept.pointer, frame.pointer)
-            best = (kept, time)
+            best = (try frame.movedOut(), time)
             return time.seconds <= seconds + 1e-6
         }
         guard let best else { throw .failed(.decode, "decode", "no frame at \(seconds) s") }
@@ -96,31 +94,13 @@ package enum StillImageWriter {
 
     /// Encodes one picture as JPEG (best quality scale) or PNG and writes the file.
     private static func encode(_ image: Frame, encoderName: String, to path: String) throws(MediaFailure) {
-        guard let codec = avcodec_find_encoder_by_name(encoderName) else {
-            throw .failed(.encode, "avcodec_find_encoder_by_name", "no encoder \(encoderName)")
-        }
-        let context = try CodecContext(codec: codec)
-        let pointer = context.pointer
-        pointer.pointee.width = image.width
-        pointer.pointee.height = image.height
-        pointer.pointee.pix_fmt = AVPixelFormat(rawValue: image.pointer.pointee.format)
-        pointer.pointee.time_base = av_make_q(1, 25)
-        if encoderName == "mjpeg" {
-            pointer.pointee.color_range = AVCOL_RANGE_JPEG
-            pointer.pointee.flags |= AV_CODEC_FLAG_QSCALE
-            // FF_QP2LAMBDA (118) times quantizer 2: visually lossless JPEG.
-            pointer.pointee.global_quality = 118 * 2
-            image.pointer.pointee.quality = 118 * 2
-        }
-        try check(avcodec_open2(pointer, codec, nil), .encode, "avcodec_open2 (\(encoderName))")
-        try check(avcodec_send_frame(pointer, image.pointer), .encode, "avcodec_send_frame")
-        try check(avcodec_send_frame(pointer, nil), .encode, "avcodec_send_frame")
+        let encoder = try Encoder(image: encoderName, for: image)
         let packet = try Packet()
-        guard try codecStep(avcodec_receive_packet(pointer, packet.pointer), .encode, "avcodec_receive_packet") == .produced,
-              let data = packet.pointer.pointee.data else {
-            throw .failed(.encode, "avcodec_receive_packet", "the image encoder produced nothing")
-        }
-        let bytes = Data(bytes: data, count: Int(packet.pointer.pointee.size))
+        var bytes = Data()
+        func collect(_ packet: Packet) { bytes.append(packet.bytes) }
+        try encoder.encode(image, into: packet, collect)
+        try encoder.encode(nil, into: packet, collect)
+        guard !bytes.isEmpty else { throw .failed(.encode, "avcodec_receive_packet", "the image encoder produced nothing") }
         do {
             try bytes.write(to: URL(fileURLWithPath: path))
         } catch {

@@ -29,11 +29,11 @@ struct AudioCrossfade {
     /// Mixes in the previous tail and keeps back this range's tail; returns how many samples at
     /// the start of `frame` still go on to the encoder.
     mutating func process(_ frame: Frame, timeBase: AVRational) throws(MediaFailure) -> Int {
-        let count = Int(frame.pointer.pointee.nb_samples)
-        let channels = Int(frame.pointer.pointee.ch_layout.nb_channels)
+        let count = Int(frame.sampleCount)
+        let channels = Int(frame.channelCount)
         guard count > 0, blendStart != nil || tailStart != nil,
-              frame.pointer.pointee.format == AV_SAMPLE_FMT_FLTP.rawValue else { return count }
-        let first = av_rescale_q(frame.pointer.pointee.pts, timeBase, av_make_q(1, Int32(rate)))
+              frame.format == AV_SAMPLE_FMT_FLTP.rawValue else { return count }
+        let first = av_rescale_q(frame.pts, timeBase, av_make_q(1, Int32(rate)))
         if let blendStart, let tail = blending.first, first < blendStart + Int64(tail.count) {
             // The sink may share its buffers; mixing needs our own copy.
             try check(av_frame_make_writable(frame.pointer), .filter, "av_frame_make_writable")

@@ -27,7 +27,8 @@ final class AudioStage {
     private let packet: Packet
     private(set) var isDone = false
     private(set) var framesEncoded = 0
-    private(set) var decodeErrors = 0
+    /// Source packets the decoder rejected as corrupt (skipped).
+    var corruptPackets: Int { decoder.corruptPackets }
 
     init(input: InputFile, streamIndex: Int, settings: AudioEncoderSettings, sink: MuxingSink) throws(MediaFailure) {
         decoder = try Decoder(input: input, streamIndex: streamIndex)
@@ -56,15 +57,10 @@ final class AudioStage {
     /// Decodes one packet of the current range and moves what it can toward the muxer.
     func handle(_ input: Packet?) throws(MediaFailure) {
         guard !isDone || input == nil else { return }
-        do {
-            while try !decoder.send(input) {
-                try receiveFrames()
-                if isDone { return }
-            }
-        } catch where error.isInvalidData {
-            decodeErrors += 1
+        try decoder.decode(input, into: decoded) { frame throws(MediaFailure) in
+            try accept(frame)
+            return !isDone
         }
-        try receiveFrames()
         try drain()
     }
 
@@ -88,28 +84,27 @@ final class AudioStage {
             try drain()
         }
         guard let encoder = sink.audioEncoder else { return }
-        _ = try encoder.send(nil)
-        try receivePackets(from: encoder)
+        try encoder.encode(nil, into: packet) { packet throws(MediaFailure) in
+            try sink.writeAudio(packet, timeBase: encoder.timeBase)
+        }
     }
 
-    private func receiveFrames() throws(MediaFailure) {
-        while try decoder.receive(into: decoded) == .produced {
-            defer { decoded.unreference() }
-            if range.endsEarly, let pts = decoded.presentationTimestamp,
-               MediaTime(value: pts * Int64(decoder.timeBase.num), timescale: decoder.timeBase.den) >= range.end {
-                isDone = true
-                return
-            }
-            let graph: FilterGraph
-            if let existing = rangeGraph {
-                graph = existing
-            } else {
-                graph = try makeRangeGraph(for: decoded)
-                rangeGraph = graph
-            }
-            try graph.push(decoded)
-            try moveRangeOutput(from: graph)
+    /// Takes one decoded frame of the current range into the range's graph; the first frame
+    /// at or after the range's end ends it.
+    private func accept(_ frame: Frame) throws(MediaFailure) {
+        if range.endsEarly, let time = decoder.time(of: frame), time >= range.end {
+            isDone = true
+            return
         }
+        let graph: FilterGraph
+        if let existing = rangeGraph {
+            graph = existing
+        } else {
+            graph = try makeRangeGraph(for: frame)
+            rangeGraph = graph
+        }
+        try graph.push(frame)
+        try moveRangeOutput(from: graph)
     }
 
     /// Moves trimmed, resampled frames of the range into the framing graph (mixing in the
@@ -119,7 +114,7 @@ final class AudioStage {
             defer { filtered.unreference() }
             let keep = try crossfade.process(filtered, timeBase: graph.outputTimeBase)
             guard keep > 0 else { continue }
-            filtered.pointer.pointee.nb_samples = Int32(keep)
+            filtered.sampleCount = Int32(keep)
             let framing: FilterGraph
             if let existing = framingGraph {
                 framing = existing
@@ -136,16 +131,11 @@ final class AudioStage {
         guard sink.isReady, let graph = framingGraph, let encoder = sink.audioEncoder else { return }
         while try graph.pull(into: framed) == .produced {
             defer { framed.unreference() }
-            framed.pointer.pointee.pts = av_rescale_q(framed.pointer.pointee.pts, graph.outputTimeBase, encoder.timeBase)
-            while try !encoder.send(framed) { try receivePackets(from: encoder) }
+            framed.pts = av_rescale_q(framed.pts, graph.outputTimeBase, encoder.timeBase)
+            try encoder.encode(framed, into: packet) { packet throws(MediaFailure) in
+                try sink.writeAudio(packet, timeBase: encoder.timeBase)
+            }
             framesEncoded += 1
-            try receivePackets(from: encoder)
-        }
-    }
-
-    private func receivePackets(from encoder: Encoder) throws(MediaFailure) {
-        while try encoder.receive(into: packet) == .produced {
-            try sink.writeAudio(packet, timeBase: encoder.timeBase)
         }
     }
 

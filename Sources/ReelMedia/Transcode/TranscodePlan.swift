@@ -125,6 +125,10 @@ package struct TranscodeStatistics: Sendable, Equatable {
     package var framesDecoded = 0
     package var framesEncoded = 0
     package var audioFramesEncoded = 0
+    /// Source packets (video and audio) the decoders rejected as corrupt and skipped.
+    package var corruptPackets = 0
+    /// Decoded source pictures the decoder flagged as damaged (it concealed the errors).
+    package var damagedFrames = 0
     package var encodedWidth = 0
     package var encodedHeight = 0
 

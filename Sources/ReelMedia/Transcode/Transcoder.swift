@@ -67,7 +67,7 @@ package struct Transcoder {
         }
         try video.finish()
         try audio?.finish()
-        let failed = video.decodeErrors + (audio?.decodeErrors ?? 0)
+        let failed = video.corruptPackets + (audio?.corruptPackets ?? 0)
         if failed > max(2, packetsRead / 50) {
             throw .failed(.decode, "avcodec_send_packet",
                           "\(failed) of \(packetsRead) packets are corrupt and could not be decoded")
@@ -78,6 +78,8 @@ package struct Transcoder {
         try sink.output.finish()
         var statistics = video.statistics
         statistics.audioFramesEncoded = audio?.framesEncoded ?? 0
+        statistics.corruptPackets = failed
+        statistics.damagedFrames = video.damagedFrames
         return statistics
     }
 

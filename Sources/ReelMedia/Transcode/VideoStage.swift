@@ -37,7 +37,10 @@ final class VideoStage {
 
     private(set) var isDone = false
     private(set) var statistics = TranscodeStatistics()
-    private(set) var decodeErrors = 0
+    /// Source packets the decoder rejected as corrupt (skipped).
+    var corruptPackets: Int { decoder.corruptPackets }
+    /// Decoded pictures the decoder flagged as damaged.
+    var damagedFrames: Int { decoder.damagedFrames }
 
     init(input: InputFile, plan: TranscodePlan, sink: MuxingSink) throws(MediaFailure) {
         self.plan = plan
@@ -59,20 +62,15 @@ final class VideoStage {
         packet = try Packet()
     }
 
-    /// Decodes one packet (or flushes with `nil`).
+    /// Decodes one packet (or flushes with `nil`). Once the range has ended, the decoder's
+    /// remaining frames and packets are not needed any more.
     func handle(_ input: Packet?) throws(MediaFailure) {
         guard !isDone || input == nil else { return }
-        do {
-            // A full decoder takes the packet once its frames are drained, unless the range
-            // ended while draining: then the packet is not needed any more.
-            while try !decoder.send(input) {
-                try receiveFrames()
-                if isDone { return }
-            }
-        } catch where error.isInvalidData {
-            decodeErrors += 1
+        try decoder.decode(input, into: decoded) { frame throws(MediaFailure) in
+            statistics.framesDecoded += 1
+            if let pts = frame.presentationTimestamp { try accept(try frame.movedOut(), pts: pts) }
+            return !isDone
         }
-        try receiveFrames()
     }
 
     /// Starts the next range: source frames in `range` go to the output after what was
@@ -92,7 +90,7 @@ final class VideoStage {
     func endRange(sourceEnd: Int64?, atEndOfFile: Bool) throws(MediaFailure) {
         if atEndOfFile && !isDone { try handle(nil) }
         if let pending {
-            let natural = pending.start + max(pending.frame.pointer.pointee.pkt_duration, fallbackDuration)
+            let natural = pending.start + max(pending.frame.decodedDuration, fallbackDuration)
             var end = min(rangeEnd, natural)
             if let sourceEnd, sourceEnd > pending.start { end = min(end, max(sourceEnd, pending.start + 1)) }
             self.pending = nil
@@ -122,8 +120,7 @@ final class VideoStage {
         guard let graph, let encoder else { return }
         try graph.push(nil)
         try pullFiltered(from: graph)
-        _ = try encoder.send(nil)
-        try receivePackets(from: encoder)
+        try encoder.encode(nil, into: packet, write)
     }
 
     /// The end of the last frame offered, on the output timeline.
@@ -131,19 +128,6 @@ final class VideoStage {
 
     /// Seconds of output timeline covered so far (the end of the last frame offered).
     var timelineEnd: Double { Double(lastEnd) * av_q2d(timeBase) }
-
-    private func receiveFrames() throws(MediaFailure) {
-        while !isDone, try decoder.receive(into: decoded) == .produced {
-            statistics.framesDecoded += 1
-            guard let pts = decoded.presentationTimestamp else {
-                decoded.unreference()
-                continue
-            }
-            let frame = try Frame()
-            av_frame_move_ref(frame.pointer, decoded.pointer)
-            try accept(frame, pts: pts)
-        }
-    }
 
     private func accept(_ frame: Frame, pts: Int64) throws(MediaFailure) {
         if pts < rangeStart {
@@ -204,7 +188,7 @@ final class VideoStage {
 
     /// Sends a kept frame, at its output time, through the filter to the encoder.
     private func emit(_ frame: Frame, start: Int64, end: Int64) throws(MediaFailure) {
-        frame.pointer.pointee.pts = start
+        frame.pts = start
         durations[start] = end - start
         let graph: FilterGraph
         if let existing = self.graph {
@@ -227,33 +211,29 @@ final class VideoStage {
                 encoder = try openEncoder(for: filtered, graph: graph)
                 self.encoder = encoder
             }
-            // Decoded frames keep the source's picture types; the encoders would copy the
-            // source's GOP structure from them. Let x264/x265 choose, as the ffmpeg CLI does.
-            filtered.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
-            filtered.pointer.pointee.key_frame = 0
-            while try !encoder.send(filtered) { try receivePackets(from: encoder) }
+            // Let x264/x265 choose picture types, as the ffmpeg CLI does.
+            filtered.clearPictureType()
+            try encoder.encode(filtered, into: packet, write)
             statistics.framesEncoded += 1
-            try receivePackets(from: encoder)
         }
     }
 
-    private func receivePackets(from encoder: Encoder) throws(MediaFailure) {
-        while try encoder.receive(into: packet) == .produced {
-            let pts = packet.pointer.pointee.pts
-            if let duration = durations.removeValue(forKey: pts) {
-                packet.pointer.pointee.duration = duration
-            } else if packet.pointer.pointee.duration <= 0 {
-                packet.pointer.pointee.duration = fallbackDuration
-            }
-            try sink.writeVideo(packet, timeBase: encoder.timeBase)
+    /// Gives an encoded packet its frame's duration (libx264 leaves it 0) and muxes it.
+    private func write(_ packet: Packet) throws(MediaFailure) {
+        guard let encoder else { return }
+        if let pts = packet.pts, let duration = durations.removeValue(forKey: pts) {
+            packet.duration = duration
+        } else if packet.duration <= 0 {
+            packet.duration = fallbackDuration
         }
+        try sink.writeVideo(packet, timeBase: encoder.timeBase)
     }
 
     private func openEncoder(for frame: Frame, graph: FilterGraph) throws(MediaFailure) -> Encoder {
         let hdr = plan.hdr ?? (plan.carryFrameHDR ? HDRSideData.metadata(of: frame.pointer) : nil)
         let encoder = try Encoder(
             video: plan.video, width: frame.width, height: frame.height,
-            pixelFormat: frame.pointer.pointee.format, timeBase: graph.outputTimeBase,
+            pixelFormat: frame.format, timeBase: graph.outputTimeBase,
             colorFrom: frame.pointer, hdr: plan.video.encoderName == "libx265" ? hdr : nil,
             globalHeader: sink.needsGlobalHeader)
         statistics.encodedWidth = Int(frame.width)
