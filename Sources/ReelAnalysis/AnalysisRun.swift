@@ -4,7 +4,8 @@ import ReelSupport
 
 /// One analysis from file to `VideoAnalysis`: a single decode pass, then pure computation.
 struct AnalysisRun {
-    let url: URL
+    /// The source, as probed.
+    let source: MediaInfo
     let options: VideoAnalyzer.Options
     let shouldCancel: @Sendable () -> Bool
     let progress: @Sendable (Double) -> Void
@@ -12,7 +13,7 @@ struct AnalysisRun {
     func run() throws(MediaFailure) -> VideoAnalysis {
         let audio = AudioFeatureCollector(sampleRate: Double(AnalysisReader.audioSampleRate))
         let readout = try AnalysisReader.read(
-            url: url, sampleRate: options.sampleRate, width: options.analysisWidth, height: options.analysisHeight,
+            source: source, sampleRate: options.sampleRate, width: options.analysisWidth, height: options.analysisHeight,
             workers: options.decodeWorkers, shouldCancel: shouldCancel, progress: { [progress] in progress($0 * 0.9) },
             makeSink: { SampledFrameCollector() },
             onAudio: { [audio] in audio.append($0) })

@@ -68,6 +68,14 @@ public final class VideoAnalyzer: Sendable {
     public func analysis(
         of asset: VideoAsset, progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> VideoAnalysis {
+        try await analysis(of: asset, probed: nil, progressHandler: progressHandler)
+    }
+
+    /// The analysis of `asset`, reusing `probed` (the caller's probe of the same file) when
+    /// given, so a job that already probed the source does not probe it again.
+    package func analysis(
+        of asset: VideoAsset, probed: MediaInfo?, progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> VideoAnalysis {
         guard await gate.enter() else { throw .cancelled }
         defer { gate.leave() }
         if Task.isCancelled { throw .cancelled }
@@ -78,8 +86,15 @@ public final class VideoAnalyzer: Sendable {
         let flag = CancellationFlag()
         passes.add(1, ordering: .relaxed)
         let result = try await BlockingWork.run(flag: flag) { () throws(ReelError) -> VideoAnalysis in
-            try translatingFailures(source: url, output: url) { () throws(MediaFailure) in
-                try AnalysisRun(url: url, options: options, shouldCancel: { flag.isRaised },
+            // Bit rates are not needed here: no pass over the file to measure them.
+            let source: MediaInfo
+            if let probed {
+                source = probed
+            } else {
+                source = try MediaInfo.probe(url, measuringBitRates: false)
+            }
+            return try translatingFailures(source: url, output: url) { () throws(MediaFailure) in
+                try AnalysisRun(source: source, options: options, shouldCancel: { flag.isRaised },
                                 progress: { reporter.report($0) }).run()
             }
         }

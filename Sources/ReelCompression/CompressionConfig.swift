@@ -120,3 +120,17 @@ public struct CompressionConfig: Sendable, Equatable {
         }
     }
 }
+
+extension CompressionConfig {
+    /// Seconds of `source` this configuration keeps (the output's length before crossfades),
+    /// when known before compressing: `nil` for trims that do not fit the source, and for
+    /// planned trims without a budget.
+    public func keptDuration(of source: MediaInfo) -> Double? {
+        if case .planned(let planner) = trim {
+            return planner.maximumDuration.map { min($0, source.duration) }
+        }
+        let planner = CompressionPlanner(source: source, config: self, reducer: ReduceFrameEvenlySpaced())
+        guard let ranges = try? planner.keptRanges() else { return nil }
+        return ranges.map { ($0.end - $0.start).seconds }.reduce(0, +)
+    }
+}

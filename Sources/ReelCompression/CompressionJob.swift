@@ -3,9 +3,11 @@ import ReelFrameReduction
 import ReelMedia
 import ReelSupport
 
-/// One compression from start to finish, run on a blocking thread.
+/// One compression from start to finish, run on a blocking thread, on a source probed once
+/// before it started: every stage reads the probed facts, and reopens the file only to read its
+/// packets.
 struct CompressionJob: Sendable {
-    let source: URL
+    let source: MediaInfo
     let config: CompressionConfig
     let reducer: any VideoFrameReducer
     let progress: ProgressReporter
@@ -13,27 +15,21 @@ struct CompressionJob: Sendable {
 
     func run() throws(ReelError) -> CompressionResult {
         let started = Date()
-        try config.validate()
-        let info = try MediaInfo.probe(source)
-        guard info.primaryVideo != nil else { throw .missingVideoTrack(source) }
-        let location = try config.outputLocation(for: source)
+        let url = source.url
+        guard source.primaryVideo != nil else { throw .missingVideoTrack(url) }
+        let location = try config.outputLocation(for: url)
         if flag.isRaised { throw .cancelled }
-        if config.streamCopy {
-            do throws(ReelError) {
-                return try StreamCopyJob(source: source, info: info, config: config, location: location,
-                                         progress: progress, flag: flag).run(started: started)
-            } catch {
-                location.discard()
-                throw error
-            }
-        }
-
+        let planner = CompressionPlanner(source: source, config: config, reducer: reducer)
         do throws(ReelError) {
-            let content = try measureContent(info)
-            let decision = try CompressionPlanner(source: info, config: config, reducer: reducer, content: content)
-                .decide(outputPath: location.temporaryURL.path)
+            let ranges = try planner.keptRanges()
+            if config.streamCopy {
+                return try StreamCopyJob(planner: planner, requested: ranges, location: location,
+                                         progress: progress, flag: flag).run(started: started)
+            }
+            let content = try measureContent(in: ranges)
+            let decision = try planner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: content)
             let transcodeProgress = progress.phase(from: 0.03, to: 0.97)
-            let statistics = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
+            let statistics = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
                 try Transcoder(plan: decision.plan, shouldCancel: { flag.isRaised },
                                progress: transcodeProgress).run()
             }
@@ -42,7 +38,7 @@ struct CompressionJob: Sendable {
             progress.report(0.99)
             try location.commit()
             let analytics = CompressionAnalyticsBuilder(
-                source: info, output: output, decision: decision, statistics: statistics,
+                source: source, output: output, decision: decision, statistics: statistics,
                 content: content, processingTime: Date().timeIntervalSince(started)
             ).build()
             progress.finish()
@@ -53,12 +49,12 @@ struct CompressionJob: Sendable {
         }
     }
 
-    private func measureContent(_ info: MediaInfo) throws(ReelError) -> ContentAdjustment? {
-        guard config.contentAwareOptimization, let video = info.primaryVideoStreamIndex else { return nil }
-        let ranges = try CompressionPlanner(source: info, config: config, reducer: reducer, content: nil).keptRanges()
+    /// Motion and detail sampled over the kept ranges, when content-aware optimization is on.
+    private func measureContent(in ranges: [ClosedSourceRange]) throws(ReelError) -> ContentAdjustment? {
+        guard config.contentAwareOptimization, let video = source.primaryVideoStreamIndex else { return nil }
         let start = ranges.map(\.start).min() ?? .zero, end = ranges.map(\.end).max() ?? .zero
-        let profile = try translatingFailures(source: source, output: source) { () throws(MediaFailure) in
-            try ContentSampler.measure(url: source, streamIndex: video, start: start.seconds,
+        let profile = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
+            try ContentSampler.measure(source: source, streamIndex: video, start: start.seconds,
                                        end: end.seconds, shouldCancel: { flag.isRaised })
         }
         progress.report(0.03)

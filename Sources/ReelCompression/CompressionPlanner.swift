@@ -8,7 +8,6 @@ struct CompressionPlanner {
     let source: MediaInfo
     let config: CompressionConfig
     let reducer: any VideoFrameReducer
-    let content: ContentAdjustment?
 
     /// The chosen plan plus the facts the analytics report.
     struct Decision: Sendable {
@@ -21,12 +20,12 @@ struct CompressionPlanner {
         var keptRanges: [TimeRange]
     }
 
-    func decide(outputPath: String) throws(ReelError) -> Decision {
+    /// Every encoding choice for `ranges` (from `keptRanges()`), with the content measured on them.
+    func decide(outputPath: String, ranges: [ClosedSourceRange], content: ContentAdjustment?) throws(ReelError) -> Decision {
         guard let video = source.primaryVideo, let picture = video.video else {
             throw .missingVideoTrack(source.url)
         }
         let codec = try chooseCodec()
-        let ranges = try keptRanges()
         let audio = try audioSettings()
 
         let rotation = picture.rotation
@@ -53,7 +52,7 @@ struct CompressionPlanner {
         filters.append("format=\(tenBit ? "yuv420p10le" : "yuv420p")")
 
         let rate = rateControl(codec: codec, video: video, picture: picture,
-                               outputPixels: encodeWidth * encodeHeight, outputRate: outputRate)
+                               outputPixels: encodeWidth * encodeHeight, outputRate: outputRate, content: content)
         let keyInterval = config.maxKeyFrameInterval * (content?.keyFrameIntervalFactor ?? 1)
         let settings = VideoEncoderSettings(
             encoderName: codec.encoderName, speedPreset: config.encoderSpeed.rawValue,
@@ -62,7 +61,7 @@ struct CompressionPlanner {
             frameRate: outputRate, tenBit: tenBit)
         let filter = filters.joined(separator: ",")
         let plan = TranscodePlan(
-            source: source.url, outputPath: outputPath, formatName: config.fileType.rawValue,
+            source: source, outputPath: outputPath, formatName: config.fileType.rawValue,
             videoStreamIndex: video.index, audioStreamIndex: audio == nil ? nil : source.primaryAudioStreamIndex,
             ranges: ranges, videoFilter: filter, video: settings,
             outputRotation: rotatesPixels ? 0 : rotation,
@@ -179,7 +178,7 @@ struct CompressionPlanner {
     }
 
     private func rateControl(codec: VideoCodec, video: StreamInfo, picture: VideoStreamInfo,
-                             outputPixels: Int, outputRate: Double) -> RateChoice {
+                             outputPixels: Int, outputRate: Double, content: ContentAdjustment?) -> RateChoice {
         let crf = Self.constantRateFactor(quality: config.videoQuality, codec: codec)
             + (content?.constantRateFactorOffset ?? 0)
         guard config.useExplicitBitrate else { return RateChoice(crf: crf) }

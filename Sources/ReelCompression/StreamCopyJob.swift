@@ -5,26 +5,26 @@ import ReelSupport
 
 /// The lossless path of a compression: ranges snapped to keyframes, packets copied unchanged.
 struct StreamCopyJob {
-    let source: URL
-    let info: MediaInfo
-    let config: CompressionConfig
+    /// The job's planner: its source and config.
+    let planner: CompressionPlanner
+    /// The ranges asked for, before snapping.
+    let requested: [ClosedSourceRange]
     let location: OutputLocation
     let progress: ProgressReporter
     let flag: CancellationFlag
 
     func run(started: Date) throws(ReelError) -> CompressionResult {
+        let info = planner.source, config = planner.config, source = info.url
         guard let video = info.primaryVideo else { throw .missingVideoTrack(source) }
-        let planner = CompressionPlanner(source: info, config: config, reducer: ReduceFrameEvenlySpaced(), content: nil)
-        let requested = try planner.keptRanges()
         let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)
         let keyframes = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
-            try StreamCopier.keyframeTimes(url: source, streamIndex: video.index, shouldCancel: { flag.isRaised })
+            try StreamCopier.keyframeTimes(of: info, streamIndex: video.index, shouldCancel: { flag.isRaised })
         }
         let end = MediaTime(seconds: info.startTime + info.duration, timescale: 1_000_000)
         let snapped = Self.snap(requested.map { TimeRange(start: $0.start, end: $0.end) }, to: keyframes, sourceEnd: end)
         let keepsAudio = config.audioBitrate > 0 && info.primaryAudioStreamIndex != nil
         let plan = StreamCopyPlan(
-            source: source, outputPath: location.temporaryURL.path, formatName: config.fileType.rawValue,
+            source: info, outputPath: location.temporaryURL.path, formatName: config.fileType.rawValue,
             videoStreamIndex: video.index, audioStreamIndex: keepsAudio ? info.primaryAudioStreamIndex : nil,
             ranges: snapped)
         let copyProgress = progress.phase(from: 0.02, to: 0.97)

@@ -1,4 +1,5 @@
 import Foundation
+import ReelMedia
 import ReelFrameReduction
 import ReelMedia
 import ReelSupport
@@ -31,9 +32,10 @@ public protocol TrimPlanner: Sendable {
     var progressShare: Double { get }
     /// The longest the kept ranges may last in total, in seconds, when known before planning.
     var maximumDuration: Double? { get }
-    /// The source ranges to keep, in output order. Cancelling the task stops it with `.cancelled`.
+    /// The ranges of `source` (as the compressor probed it) to keep, in output order.
+    /// Cancelling the task stops it with `.cancelled`.
     func ranges(
-        of source: URL, progressHandler: @escaping @Sendable (Double) -> Void
+        of source: MediaInfo, progressHandler: @escaping @Sendable (Double) -> Void
     ) async throws(ReelError) -> [TimeRange]
     /// Whether `other` plans the same ranges (so `CompressionConfig` stays `Equatable`).
     func isEqual(to other: any TrimPlanner) -> Bool

@@ -35,10 +35,49 @@ public final class VideoCompressor: Sendable {
         frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
         progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> CompressionResult {
+        try config.validate()
+        let info = try await probe(source)
+        return try await compressVideo(info, config: config, frameReducer: frameReducer, progressHandler: progressHandler)
+    }
+
+    /// Probes `source` as a compression does, off Swift's cooperative threads. Pass the result
+    /// to `compressVideo(_:config:frameReducer:progressHandler:)` to plan with its facts (the
+    /// kept duration, say) without probing the file twice.
+    public func probe(_ source: URL) async throws(ReelError) -> MediaInfo {
+        try await tracked { flag throws(ReelError) in
+            try await BlockingWork.run(flag: flag) { () throws(ReelError) in try MediaInfo.probe(source) }
+        }
+    }
+
+    /// Compresses the source `probe(_:)` described, with explicit settings; every stage reads
+    /// the probed facts instead of probing the file again.
+    public func compressVideo(
+        _ source: MediaInfo,
+        config: CompressionConfig,
+        frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
+        progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> CompressionResult {
+        try config.validate()
+        return try await tracked { flag throws(ReelError) in
+            try await run(source, config: config, reducer: frameReducer, flag: flag, progressHandler: progressHandler)
+        }
+    }
+
+    /// Runs `work` with a cancellation flag that `cancel()` raises while it runs.
+    private func tracked<Value: Sendable>(
+        _ work: (CancellationFlag) async throws(ReelError) -> Value
+    ) async throws(ReelError) -> Value {
         let flag = CancellationFlag()
         let id = UUID()
         running.withLock { $0[id] = flag }
         defer { _ = running.withLock { $0.removeValue(forKey: id) } }
+        return try await work(flag)
+    }
+
+    private func run(
+        _ info: MediaInfo, config: CompressionConfig, reducer: some VideoFrameReducer, flag: CancellationFlag,
+        progressHandler: (@Sendable (Double) -> Void)?
+    ) async throws(ReelError) -> CompressionResult {
         let reporter = ProgressReporter(progressHandler)
         var config = config
         var encodingProgress = reporter
@@ -47,16 +86,16 @@ public final class VideoCompressor: Sendable {
             let share = min(max(planner.progressShare, 0), 1)
             encodingProgress = reporter.subrange(from: share, to: 1)
             config.trim = .ranges(try await Self.plan(
-                planner, source: source, flag: flag, progress: reporter.subrange(from: 0, to: share)))
+                planner, source: info, flag: flag, progress: reporter.subrange(from: 0, to: share)))
         }
-        let job = CompressionJob(source: source, config: config, reducer: frameReducer,
+        let job = CompressionJob(source: info, config: config, reducer: reducer,
                                  progress: encodingProgress, flag: flag)
         return try await BlockingWork.run(flag: flag) { () throws(ReelError) in try job.run() }
     }
 
     /// Runs `planner` for `source`; `cancel()` (through `flag`) or cancelling the task stops it.
     private static func plan(
-        _ planner: any TrimPlanner, source: URL, flag: CancellationFlag, progress: ProgressReporter
+        _ planner: any TrimPlanner, source: MediaInfo, flag: CancellationFlag, progress: ProgressReporter
     ) async throws(ReelError) -> [TimeRange] {
         let task = Task { () async throws(ReelError) -> [TimeRange] in
             try await planner.ranges(of: source) { progress.report($0) }

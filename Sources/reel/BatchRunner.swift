@@ -56,16 +56,24 @@ struct BatchRunner: Sendable {
         }
     }
 
-    /// Compresses one file, reporting progress and turning errors into an outcome.
+    /// Compresses one file, reporting progress and turning errors into an outcome. The file is
+    /// probed once: the display's duration and the compression both use that probe.
     private func compress(_ file: PlannedFile, slot: Int) async -> FileOutcome {
-        display.begin(slot: slot, name: file.input.display, duration: mediaDuration(of: file))
         var settings = config
         settings.outputURL = file.output
         settings.outputDirectory = nil
         let display = self.display
-        do {
+        do throws(ReelError) {
+            let source: MediaInfo
+            do throws(ReelError) {
+                source = try await compressor.probe(file.input.url)
+            } catch {
+                display.begin(slot: slot, name: file.input.display, duration: nil)
+                throw error
+            }
+            display.begin(slot: slot, name: file.input.display, duration: settings.keptDuration(of: source))
             let result = try await compressor.compressVideo(
-                file.input.url, config: settings, frameReducer: reducer
+                source, config: settings, frameReducer: reducer
             ) { fraction in
                 display.update(slot: slot, fraction: fraction)
             }
@@ -80,24 +88,6 @@ struct BatchRunner: Sendable {
             display.finish(slot: slot, status: .failed)
             display.message("reel: " + message)
             return FileOutcome(file: file, status: .failed, analytics: nil, message: message)
-        }
-    }
-
-    /// The seconds of media the compression will encode (the trimmed part), for speed and
-    /// ETA; nil when the source cannot be probed (the compression then reports why).
-    private func mediaDuration(of file: PlannedFile) -> Double? {
-        guard let info = try? MediaInfo.probe(file.input.url), info.duration > 0 else {
-            return nil
-        }
-        switch config.trim {
-        case .ranges(let ranges):
-            return ranges.map { min($0.end.seconds, info.duration) - $0.start.seconds }.reduce(0, +)
-        case .planned(let planner):
-            return planner.maximumDuration.map { min($0, info.duration) }
-        case .whole:
-            let start = config.trimStartTime?.seconds ?? 0
-            let end = min(config.trimEndTime?.seconds ?? info.duration, info.duration)
-            return max(end - start, 0)
         }
     }
 }

@@ -24,7 +24,8 @@ import Testing
         let url = try Fixtures.clip("story.mp4")
         let input = try InputFile(url: url)
         let videoIndex = try #require(input.bestVideoStream)
-        let chunks = AnalysisChunkPlan.chunks(of: input, videoIndex: videoIndex, duration: 24, workers: 4)
+        let stream = try #require(input.layout.stream(videoIndex))
+        let chunks = AnalysisChunkPlan.chunks(of: input, stream: stream, duration: 24, fileSize: input.fileSize, workers: 4)
         #expect(chunks.count >= 4, "\(chunks)")
         #expect(chunks.first?.start == nil && chunks.last?.end == nil)
         let keyframes = try Self.keyframeTimestamps(url)
@@ -38,10 +39,10 @@ import Testing
     }
 
     @Test func everyFrameIsDecodedExactlyOnceAcrossChunks() throws {
-        let url = try Fixtures.clip("story.mp4")
+        let source = try MediaInfo.probe(try Fixtures.clip("story.mp4"))
         func read(workers: Int) throws -> (times: [MediaTime], samples: [MediaTime]) {
             let readout = try AnalysisReader.read(
-                url: url, sampleRate: 6, width: 64, height: 36, skipping: .none, workers: workers,
+                source: source, sampleRate: 6, width: 64, height: 36, skipping: .none, workers: workers,
                 shouldCancel: { false }, progress: { _ in }, makeSink: { SampledFrameCollector() }, onAudio: { _ in })
             let joined = SampledFrameCollector.joined(readout.sinks, clock: SampleClock(start: readout.info.videoStart, rate: 6))
             return (readout.frameTimes, joined.features.map(\.time))
@@ -76,7 +77,7 @@ import Testing
         func stream(_ name: String) throws -> ProbedStream {
             let input = try InputFile(url: try Fixtures.clip(name))
             let index = try #require(input.bestVideoStream)
-            return try #require(input.probedStream(index))
+            return try #require(input.layout.stream(index))
         }
         // x264: I and P frames never refer to B frames, checked on the moving middle part.
         let h264 = try stream("story.mp4")

@@ -34,8 +34,8 @@ import Testing
     static func decide(_ source: MediaInfo, _ configure: (inout CompressionConfig) -> Void) throws -> CompressionPlanner.Decision {
         var config = CompressionConfig()
         configure(&config)
-        return try CompressionPlanner(source: source, config: config, reducer: ReduceFrameEvenlySpaced(), content: nil)
-            .decide(outputPath: "/tmp/out.mp4")
+        let planner = CompressionPlanner(source: source, config: config, reducer: ReduceFrameEvenlySpaced())
+        return try planner.decide(outputPath: "/tmp/out.mp4", ranges: planner.keptRanges(), content: nil)
     }
 
     @Test(arguments: [
@@ -184,15 +184,31 @@ import Testing
     @Test func contentAdjustmentChangesKeyframesAndRate() throws {
         let calm = ContentAwareTuning.adjustment(for: ContentProfile(motion: 0.001, detail: 0.01, samples: 6))
         #expect(calm.category == "static")
-        let decision = try CompressionPlanner(
-            source: Self.source(), config: CompressionConfig(), reducer: ReduceFrameEvenlySpaced(), content: calm
-        ).decide(outputPath: "/tmp/out.mp4")
+        let planner = CompressionPlanner(source: Self.source(), config: CompressionConfig(), reducer: ReduceFrameEvenlySpaced())
+        let decision = try planner.decide(outputPath: "/tmp/out.mp4", ranges: planner.keptRanges(), content: calm)
         #expect(decision.plan.video.keyFrameInterval == 120)
         #expect(decision.plan.video.maxBitRate == 1_400_000)
         let busy = ContentAwareTuning.adjustment(for: ContentProfile(motion: 0.2, detail: 0.1, samples: 6))
         #expect(busy.category == "busy")
         #expect(abs(busy.bitrateFactor - 1.32) < 1e-9)
         #expect(busy.constantRateFactorOffset == 1)
+    }
+
+    @Test func keptDurationFollowsTheTrim() {
+        let source = Self.source(duration: 10)
+        var config = CompressionConfig()
+        #expect(config.keptDuration(of: source) == 10)
+        config.trimStartTime = MediaTime(value: 2, timescale: 1)
+        #expect(config.keptDuration(of: source) == 8)
+        config = CompressionConfig()
+        config.trim = .ranges([Self.seconds(1, 3), Self.seconds(5, 6)])
+        #expect(config.keptDuration(of: source) == 3)
+        config.trim = .ranges([Self.seconds(8, 12)])
+        #expect(config.keptDuration(of: source) == nil, "a range beyond the end does not fit")
+        config.trim = .highlights(HighlightReelOptions(maximumDuration: 4))
+        #expect(config.keptDuration(of: source) == 4)
+        config.trim = .highlights(HighlightReelOptions())
+        #expect(config.keptDuration(of: source) == nil)
     }
 
     @Test func configValidation() {

@@ -60,18 +60,19 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
 
     /// Analyzes `source` (unless an analysis was given) and picks the reel's ranges.
     public func ranges(
-        of source: URL, progressHandler: @escaping @Sendable (Double) -> Void
+        of source: MediaInfo, progressHandler: @escaping @Sendable (Double) -> Void
     ) async throws(ReelError) -> [TimeRange] {
         let analysis: VideoAnalysis
         if let given = options.analysis {
             analysis = given
         } else {
-            analysis = try await analyzer.analysis(of: try VideoAsset(url: source), progressHandler: progressHandler)
+            analysis = try await analyzer.analysis(
+                of: try VideoAsset(url: source.url), probed: source, progressHandler: progressHandler)
         }
         if Task.isCancelled { throw .cancelled }
         let ranges = HighlightReelPlanner.ranges(for: analysis, options: options)
         guard !ranges.isEmpty else {
-            throw .invalidRanges("no segment of \(source.lastPathComponent) reaches the highlight level")
+            throw .invalidRanges("no segment of \(source.url.lastPathComponent) reaches the highlight level")
         }
         return ranges
     }

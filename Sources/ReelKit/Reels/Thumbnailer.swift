@@ -39,7 +39,7 @@ public final class Thumbnailer: Sendable {
     public func thumbnail(of source: URL, at time: MediaTime? = nil, width: Int? = nil, to output: URL,
                           progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> ThumbnailResult {
         let reporter = ProgressReporter(progressHandler)
-        let info = try MediaInfo.probe(source)
+        let info = try await Self.probe(source)
         let seconds: Double
         if let time {
             guard time >= .zero, time.seconds < info.duration else {
@@ -49,11 +49,8 @@ public final class Thumbnailer: Sendable {
         } else {
             let asset = try VideoAsset(url: source)
             let analysisProgress = reporter.subrange(from: 0, to: 0.9)
-            guard case .success(let keyFrame) = try await analyzer.analyze(
-                asset, for: KeyFrameAnalysisRequest(), progressHandler: { analysisProgress.report($0) }) else {
-                throw .decodingFailed(source, operation: "key frame analysis", reason: "no key frame found")
-            }
-            seconds = keyFrame.timestamp.seconds
+            let analysis = try await analyzer.analysis(of: asset, probed: info) { analysisProgress.report($0) }
+            seconds = try KeyFrameAnalysisRequest().result(from: analysis).timestamp.seconds
         }
         let result = try await write(source: source, info: info, times: [seconds], columns: nil, width: width, output: output)
         reporter.finish()
@@ -68,7 +65,7 @@ public final class Thumbnailer: Sendable {
         let reporter = ProgressReporter(progressHandler)
         guard (1...100).contains(count) else { throw .invalidConfiguration("a contact sheet has 1 to 100 frames, not \(count)") }
         guard tileWidth >= 16 else { throw .invalidConfiguration("tile width must be at least 16 pixels") }
-        let info = try MediaInfo.probe(source)
+        let info = try await Self.probe(source)
         var times: [Double]
         switch selection {
         case .evenlySpaced:
@@ -76,7 +73,7 @@ public final class Thumbnailer: Sendable {
         case .highlights:
             let asset = try VideoAsset(url: source)
             let analysisProgress = reporter.subrange(from: 0, to: 0.8)
-            let analysis = try await analyzer.analysis(of: asset) { analysisProgress.report($0) }
+            let analysis = try await analyzer.analysis(of: asset, probed: info) { analysisProgress.report($0) }
             let ranges = HighlightRequestRanges.best(analysis, count: count)
             guard !ranges.isEmpty else { throw .invalidRanges("\(source.lastPathComponent) has no highlights") }
             times = ranges.map { ($0.start.seconds + $0.end.seconds) / 2 }
@@ -86,6 +83,13 @@ public final class Thumbnailer: Sendable {
         let result = try await write(source: source, info: info, times: times, columns: layout, width: tileWidth, output: output)
         reporter.finish()
         return result
+    }
+
+    /// The thumbnail job's one probe, off the cooperative pool (no bit rates needed).
+    private static func probe(_ source: URL) async throws(ReelError) -> MediaInfo {
+        try await BlockingWork.run(flag: CancellationFlag()) { () throws(ReelError) in
+            try MediaInfo.probe(source, measuringBitRates: false)
+        }
     }
 
     private func write(source: URL, info: MediaInfo, times: [Double], columns: Int?, width: Int?,
@@ -99,7 +103,7 @@ public final class Thumbnailer: Sendable {
         }
         let location = try OutputLocation.resolve(for: source, finalURL: output)
         let plan = StillImagePlan(
-            source: source, outputPath: location.temporaryURL.path, times: times, columns: columns, width: width,
+            source: info, outputPath: location.temporaryURL.path, times: times, columns: columns, width: width,
             rotation: info.primaryVideo?.video?.rotation ?? 0, encoderName: encoder)
         let flag = CancellationFlag()
         let written: (times: [MediaTime], width: Int, height: Int)

@@ -24,15 +24,14 @@ enum AnalysisChunkPlan {
     /// Chunks covering the whole stream: one when the file is short, cannot seek, or has a
     /// single keyframe; otherwise up to `workers * chunksPerWorker`.
     static func chunks(
-        of input: InputFile, videoIndex: Int, duration: Double, workers: Int
+        of input: InputFile, stream: ProbedStream, duration: Double, fileSize: Int64, workers: Int
     ) -> [AnalysisChunk] {
         let wanted = min(workers * chunksPerWorker, Int(duration / minimumChunkSeconds))
-        guard workers > 1, wanted > 1, let stream = input.stream(videoIndex) else {
-            return [AnalysisChunk(index: 0, start: nil, end: nil)]
-        }
-        let timeBase = stream.pointee.time_base
+        let videoIndex = stream.index
+        guard workers > 1, wanted > 1 else { return [AnalysisChunk(index: 0, start: nil, end: nil)] }
+        let timeBase = stream.timeBase
         guard timeBase.num > 0, timeBase.den > 0 else { return [AnalysisChunk(index: 0, start: nil, end: nil)] }
-        let origin = stream.pointee.start_time == reel_nopts_value() ? 0 : stream.pointee.start_time
+        let origin = stream.startTimestamp ?? 0
         let ticks = duration * Double(timeBase.den) / Double(timeBase.num)
         var boundaries: [(pts: Int64, position: Int64)] = []
         for part in 1..<wanted {
@@ -52,7 +51,7 @@ enum AnalysisChunkPlan {
         }
         chunks.append(AnalysisChunk(
             index: chunks.count, start: start?.pts, end: nil,
-            estimatedBytes: input.fileSize - (start?.position ?? 0)))
+            estimatedBytes: fileSize - (start?.position ?? 0)))
         return chunks
     }
 

@@ -56,27 +56,33 @@ package enum AnalysisReader {
     /// each sink then receives its chunk's pictures from one worker. `onAudio` receives the
     /// audio in order, from one worker.
     package static func read<Sink: AnalysisPictureSink>(
-        url: URL, sampleRate: Double, width: Int, height: Int, skipping: FrameSkipping = .bidirectional,
+        source: MediaInfo, sampleRate: Double, width: Int, height: Int, skipping: FrameSkipping = .bidirectional,
         workers requestedWorkers: Int? = nil,
         shouldCancel: @escaping @Sendable () -> Bool,
         progress: @escaping @Sendable (Double) -> Void,
         makeSink: () -> Sink,
         onAudio: @escaping @Sendable ([Float]) -> Void
     ) throws(MediaFailure) -> AnalysisReadout<Sink> {
-        let input = try InputFile(url: url)
-        guard let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .noVideoStream }
-        let audioIndex = input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: videoIndex)
-        let info = describe(input, videoIndex: videoIndex, hasAudio: audioIndex != nil)
+        guard let videoIndex = source.primaryVideoStreamIndex else { throw .noVideoStream }
+        // Only packets are read here (to plan the chunks): no need for complete parameters.
+        let input = try InputFile.reopen(source, keeping: [videoIndex], complete: false)
+        // The facts of the job's one probe (or of this open, for a description without them).
+        let layout = source.layout ?? input.layout
+        guard let videoStream = layout.stream(videoIndex) else { throw .noVideoStream }
+        let audioStream = source.primaryAudioStreamIndex.flatMap { layout.stream($0) }
+        let info = AnalysisSourceInfo(
+            duration: layout.durationSeconds(ofStream: videoIndex),
+            frameRate: videoStream.framesPerSecond > 0 ? videoStream.framesPerSecond : 30,
+            hasAudio: audioStream != nil, videoStart: videoStream.startSeconds)
         let workers = max(requestedWorkers ?? ProcessInfo.processInfo.activeProcessorCount, 1)
-        let chunks = AnalysisChunkPlan.chunks(of: input, videoIndex: videoIndex, duration: info.duration, workers: workers)
-        let timeBase = input.stream(videoIndex).map { av_q2d($0.pointee.time_base) } ?? 0
+        let chunks = AnalysisChunkPlan.chunks(
+            of: input, stream: videoStream, duration: info.duration, fileSize: source.fileSize, workers: workers)
+        let timeBase = av_q2d(videoStream.timeBase)
         let chunkStarts = chunks.map { chunk in chunk.start.map { Double($0) * timeBase } ?? info.videoStart }
         let sinks = chunks.map { _ in makeSink() }
         let clock = SampleClock(start: info.videoStart, rate: max(sampleRate, 0.1))
         let state = AnalysisJobState(chunkCount: chunks.count, duration: info.duration, progress: progress)
         let stop: @Sendable () -> Bool = { state.failed || shouldCancel() }
-        guard let videoStream = input.probedStream(videoIndex) else { throw .noVideoStream }
-        let audioStream = audioIndex.flatMap { input.probedStream($0) }
         // The skip check and the audio go first (both quick, so they do not hold up the end),
         // then the chunks, largest first so the last ones to finish are short and no core idles
         // for long at the end.
@@ -203,14 +209,5 @@ package enum AnalysisReader {
             return true
         }
         return found
-    }
-
-    private static func describe(_ input: InputFile, videoIndex: Int, hasAudio: Bool) -> AnalysisSourceInfo {
-        let stream = input.stream(videoIndex)
-        let rate = stream.map { av_q2d($0.pointee.avg_frame_rate) } ?? 0
-        let start = stream.map { $0.pointee.start_time == reel_nopts_value() ? 0 : Double($0.pointee.start_time) * av_q2d($0.pointee.time_base) } ?? 0
-        return AnalysisSourceInfo(
-            duration: input.durationSeconds(ofStream: videoIndex), frameRate: rate.isFinite && rate > 0 ? rate : 30,
-            hasAudio: hasAudio, videoStart: start)
     }
 }

@@ -69,7 +69,7 @@ final class AnalysisVideoWorker {
         decoder = try Decoder(input: input, streamIndex: videoIndex, cheap: true, threads: threads)
         downscaler = try Downscaler(width: width, height: height)
         self.videoIndex = videoIndex
-        let rate = stream.frameRate.num > 0 ? AVRational(num: stream.frameRate.num, den: stream.frameRate.den) : AVRational(num: 30, den: 1)
+        let rate = stream.frameRate.num > 0 ? stream.frameRate : AVRational(num: 30, den: 1)
         let timeBase = decoder.timeBase
         ticksPerFrame = rate.num > 0 && timeBase.num > 0
             ? max(Int64(timeBase.den) * Int64(rate.den) / (Int64(timeBase.num) * Int64(rate.num)), 1) : 1

@@ -38,7 +38,7 @@ package enum FrameSkipping: Int, Sendable, Comparable {
 enum SkipCheck {
     /// The cheapest skipping to start a stream's chunks with, when `requested` is wanted.
     static func startingLevel(for stream: ProbedStream, requested: FrameSkipping) -> FrameSkipping {
-        requested == .bidirectional && stream.codec != AV_CODEC_ID_H264.rawValue ? .nonReference : requested
+        requested == .bidirectional && !stream.isH264 ? .nonReference : requested
     }
 
     /// Seconds of the stream compared: its reference structure repeats every few frames.

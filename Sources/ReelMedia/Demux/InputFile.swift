@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Foundation
+import Synchronization
 import ReelSupport
 
 /// An open demuxer (`AVFormatContext`) for one source file.
@@ -18,6 +19,7 @@ final class InputFile {
         guard let opened else { throw .ffmpeg(.demux, "avformat_open_input", code: reel_averror_invaliddata()) }
         context = opened
         guard probing else { return }
+        Self.probes.withLock { $0[url.path, default: 0] += 1 }
         let found = avformat_find_stream_info(context, nil)
         if found < 0 {
             var closing: UnsafeMutablePointer<AVFormatContext>? = context
@@ -25,6 +27,10 @@ final class InputFile {
             throw .ffmpeg(.demux, "avformat_find_stream_info", code: found)
         }
     }
+
+    /// How many times each file was probed (`avformat_find_stream_info`), so tests can check
+    /// that a job probes its source once.
+    static let probes = Mutex<[String: Int]>([:])
 
     deinit {
         var closing: UnsafeMutablePointer<AVFormatContext>? = context
@@ -42,30 +48,6 @@ final class InputFile {
     func bestStream(_ type: AVMediaType, relatedTo related: Int? = nil) -> Int? {
         let index = av_find_best_stream(context, type, -1, Int32(related ?? -1), nil, 0)
         return index >= 0 ? Int(index) : nil
-    }
-
-    /// What probing found out about stream `index`, to open the file again without probing.
-    func probedStream(_ index: Int) -> ProbedStream? {
-        guard let stream = stream(index)?.pointee, let parameters = stream.codecpar?.pointee else { return nil }
-        let rate = stream.avg_frame_rate.num > 0 ? stream.avg_frame_rate : stream.r_frame_rate
-        return ProbedStream(
-            url: url, index: index, codec: parameters.codec_id.rawValue, type: parameters.codec_type.rawValue,
-            timeBase: (stream.time_base.num, stream.time_base.den), frameRate: (rate.num, rate.den))
-    }
-
-    /// Opens the file of `probed` again for another reader of that stream alone (the demuxer
-    /// skips the others), skipping the probe when the container header alone describes the
-    /// stream as probing did.
-    static func reopen(_ probed: ProbedStream) throws(MediaFailure) -> InputFile {
-        let quick = try InputFile(url: probed.url, probing: false)
-        let matches = quick.stream(probed.index).map { stream in
-            guard let parameters = stream.pointee.codecpar?.pointee else { return false }
-            return parameters.codec_id.rawValue == probed.codec && parameters.codec_type.rawValue == probed.type
-                && stream.pointee.time_base.num == probed.timeBase.num && stream.pointee.time_base.den == probed.timeBase.den
-        } ?? false
-        let input = matches ? quick : try InputFile(url: probed.url)
-        input.discardStreams(except: [probed.index])
-        return input
     }
 
     /// FFmpeg's choice of video stream, if the file has one.
@@ -144,15 +126,4 @@ final class InputFile {
             mastering: mastering.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVMasteringDisplayMetadata.self) },
             contentLight: light.map { UnsafeRawPointer($0).assumingMemoryBound(to: AVContentLightMetadata.self) })
     }
-}
-
-/// A stream as probing described it: enough to open its file again cheaply, from any thread.
-package struct ProbedStream: Sendable {
-    let url: URL
-    let index: Int
-    let codec: UInt32
-    let type: Int32
-    let timeBase: (num: Int32, den: Int32)
-    /// The average (or, failing that, the real base) frame rate; `0/0` when unknown.
-    let frameRate: (num: Int32, den: Int32)
 }

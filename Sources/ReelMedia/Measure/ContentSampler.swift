@@ -16,10 +16,10 @@ public struct ContentProfile: Sendable, Equatable, Codable {
 package enum ContentSampler {
     /// Measures `positions` bursts of two consecutive frames between `start` and `end` seconds.
     package static func measure(
-        url: URL, streamIndex: Int, start: Double, end: Double, positions: Int = 6,
+        source: MediaInfo, streamIndex: Int, start: Double, end: Double, positions: Int = 6,
         shouldCancel: () -> Bool
     ) throws(MediaFailure) -> ContentProfile {
-        let input = try InputFile(url: url)
+        let input = try InputFile.reopen(source, keeping: [streamIndex])
         let decoder = try Decoder(input: input, streamIndex: streamIndex, cheap: true)
         var motions: [Double] = []
         var details: [Double] = []

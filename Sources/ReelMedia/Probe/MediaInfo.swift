@@ -22,6 +22,16 @@ public struct MediaInfo: Sendable, Codable, Equatable {
     /// The stream FFmpeg picks as the best audio stream for the primary video.
     public var primaryAudioStreamIndex: Int?
 
+    /// How the streams are laid out (time bases, starts, lengths), as probing found them, so
+    /// that later readers of the file neither probe it again nor ask the demuxer; `nil` for a
+    /// description decoded from JSON (readers then probe).
+    package var layout: ProbedLayout?
+
+    private enum CodingKeys: String, CodingKey {
+        case url, containerName, duration, startTime, fileSize, bitRate, streams
+        case primaryVideoStreamIndex, primaryAudioStreamIndex
+    }
+
     /// The primary video stream, if any.
     public var primaryVideo: StreamInfo? { primaryVideoStreamIndex.map { streams[$0] } }
     /// The primary audio stream, if any.

@@ -4,8 +4,9 @@ import ReelSupport
 
 /// Reads a file's container and stream facts into `MediaInfo`.
 enum MediaProbe {
-    /// Describes an open input; streams without a header bit rate are measured from their packets.
-    static func describe(_ input: InputFile) throws(MediaFailure) -> MediaInfo {
+    /// Describes an open input. With `measuringBitRates`, streams without a header bit rate are
+    /// measured from their packets (one pass over the file, no decoding).
+    static func describe(_ input: InputFile, measuringBitRates: Bool = true) throws(MediaFailure) -> MediaInfo {
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: input.url.path)[.size] as? Int64) ?? 0
         let duration = input.durationSeconds
         let primaryVideo = input.bestStream(AVMEDIA_TYPE_VIDEO)
@@ -14,7 +15,7 @@ enum MediaProbe {
             describeStream(index, of: input, primaryVideo: primaryVideo, primaryAudio: primaryAudio)
         }
         let needsMeasuring = streams.contains { ($0.bitRate ?? 0) <= 0 && $0.kind != .attachment && $0.role != .coverArt }
-        if needsMeasuring {
+        if needsMeasuring && measuringBitRates {
             let measured = try measureBitRates(input)
             for position in streams.indices where (streams[position].bitRate ?? 0) <= 0 {
                 if let rate = measured[streams[position].index] { streams[position].bitRate = rate }
@@ -30,7 +31,8 @@ enum MediaProbe {
             bitRate: overall,
             streams: streams,
             primaryVideoStreamIndex: primaryVideo,
-            primaryAudioStreamIndex: primaryAudio)
+            primaryAudioStreamIndex: primaryAudio,
+            layout: input.layout)
     }
 
     private static func describeStream(

@@ -4,7 +4,7 @@ import ReelSupport
 
 /// A stream-copy cut: packets of the kept ranges copied unchanged into a new container.
 package struct StreamCopyPlan: Sendable {
-    var source: URL
+    var source: MediaInfo
     var outputPath: String
     var formatName: String
     var videoStreamIndex: Int
@@ -15,7 +15,7 @@ package struct StreamCopyPlan: Sendable {
 
     /// Creates the value from every field.
     package init(
-        source: URL,
+        source: MediaInfo,
         outputPath: String,
         formatName: String,
         videoStreamIndex: Int,
@@ -51,14 +51,10 @@ package struct StreamCopier {
     /// Presentation times (seconds) of the video stream's keyframes, from one pass over the
     /// packets (no decoding). The container index is not used: it holds decode times, which
     /// differ from presentation times when frames are reordered.
-    package static func keyframeTimes(url: URL, streamIndex: Int, shouldCancel: () -> Bool) throws(MediaFailure) -> [Double] {
-        let input = try InputFile(url: url)
+    package static func keyframeTimes(of source: MediaInfo, streamIndex: Int, shouldCancel: () -> Bool) throws(MediaFailure) -> [Double] {
+        let input = try InputFile.reopen(source, keeping: [streamIndex])
         guard let stream = input.stream(streamIndex) else { return [] }
         let timeBase = av_q2d(stream.pointee.time_base)
-        // Only the video stream's packets are needed.
-        for index in 0..<input.streamCount where index != streamIndex {
-            input.stream(index)?.pointee.discard = AVDISCARD_ALL
-        }
         var times: [Double] = []
         let packet = try Packet()
         while try input.read(into: packet) {
@@ -73,7 +69,10 @@ package struct StreamCopier {
 
     /// Copies the ranges; returns the number of video packets written.
     package func run() throws(MediaFailure) -> Int {
-        let input = try InputFile(url: plan.source)
+        // A copy passes the codec parameters on as they are, and some only probing fills in
+        // (VP9's profile and bit depth for MP4's vpcC box, say): this reader probes.
+        let input = try InputFile(url: plan.source.url)
+        input.discardStreams(except: Set([plan.videoStreamIndex] + (plan.audioStreamIndex.map { [$0] } ?? [])))
         let output = try OutputFile(path: plan.outputPath, formatName: plan.formatName)
         let sources = [plan.videoStreamIndex] + (plan.audioStreamIndex.map { [$0] } ?? [])
         var outputIndex: [Int: Int] = [:]

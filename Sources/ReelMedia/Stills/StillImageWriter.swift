@@ -4,7 +4,7 @@ import ReelSupport
 
 /// What a still image writer should produce.
 package struct StillImagePlan: Sendable {
-    var source: URL
+    var source: MediaInfo
     var outputPath: String
     /// Source times (seconds, file timeline) of the frames, in the order they are laid out.
     var times: [Double]
@@ -19,7 +19,7 @@ package struct StillImagePlan: Sendable {
 
     /// Creates the value from every field.
     package init(
-        source: URL,
+        source: MediaInfo,
         outputPath: String,
         times: [Double],
         columns: Int?,
@@ -42,8 +42,8 @@ package struct StillImagePlan: Sendable {
 package enum StillImageWriter {
     /// Writes the image; returns the exact times of the frames used and the image size.
     package static func write(_ plan: StillImagePlan) throws(MediaFailure) -> (times: [MediaTime], width: Int, height: Int) {
-        let input = try InputFile(url: plan.source)
-        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .noVideoStream }
+        guard let index = plan.source.primaryVideoStreamIndex else { throw .noVideoStream }
+        let input = try InputFile.reopen(plan.source, keeping: [index])
         let decoder = try Decoder(input: input, streamIndex: index)
         var frames: [(Frame, MediaTime)] = []
         for time in plan.times {

@@ -4,8 +4,8 @@ import ReelSupport
 
 /// Everything the transcoder needs, decided up front by the compressor: plain Sendable values.
 package struct TranscodePlan: Sendable {
-    /// The source file.
-    var source: URL
+    /// The source, as the job probed it.
+    var source: MediaInfo
     /// Where the muxer writes (a temporary name; the caller renames on success).
     var outputPath: String
     /// Muxer name: `mp4` or `mov`.
@@ -40,7 +40,7 @@ package struct TranscodePlan: Sendable {
 
     /// Creates the value from every field.
     package init(
-        source: URL,
+        source: MediaInfo,
         outputPath: String,
         formatName: String,
         videoStreamIndex: Int,

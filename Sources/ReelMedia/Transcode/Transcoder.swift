@@ -23,7 +23,8 @@ package struct Transcoder {
     }
 
     package func run() throws(MediaFailure) -> TranscodeStatistics {
-        let input = try InputFile(url: plan.source)
+        let input = try InputFile.reopen(
+            plan.source, keeping: Set([plan.videoStreamIndex] + (plan.audio == nil ? [] : plan.audioStreamIndex.map { [$0] } ?? [])))
         let sink = try MuxingSink(plan: plan)
         let video = try VideoStage(input: input, plan: plan, sink: sink)
         let audio = try plan.audio.flatMap { settings throws(MediaFailure) -> AudioStage? in
@@ -31,7 +32,7 @@ package struct Transcoder {
             return try AudioStage(input: input, streamIndex: index, settings: settings, sink: sink)
         }
         let total = max(plan.ranges.map { ($0.end - $0.start).seconds }.reduce(0, +), 0.001)
-        let sourceEnd = sourceEndTicks(input)
+        let sourceEnd = plan.source.layout?.endTimestamp(ofStream: plan.videoStreamIndex) ?? sourceEndTicks(input)
         let packet = try Packet()
         var packetsRead = 0
         var outputSeconds = 0.0
@@ -83,7 +84,8 @@ package struct Transcoder {
         return statistics
     }
 
-    /// The end of the video stream in its time base, when the container says.
+    /// The end of the video stream in its time base, when the container says (for a source
+    /// described without its layout).
     private func sourceEndTicks(_ input: InputFile) -> Int64? {
         guard let stream = input.stream(plan.videoStreamIndex) else { return nil }
         let start = stream.pointee.start_time == reel_nopts_value() ? 0 : stream.pointee.start_time

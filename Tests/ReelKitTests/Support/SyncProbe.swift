@@ -12,7 +12,7 @@ enum SyncProbe {
     static func events(in url: URL) throws -> (flashes: [Double], beeps: [Double]) {
         let audio = Mutex<[Float]>([])
         let readout = try AnalysisReader.read(
-            url: url, sampleRate: 1000, width: 32, height: 18, skipping: .none, shouldCancel: { false }, progress: { _ in },
+            source: try MediaInfo.probe(url), sampleRate: 1000, width: 32, height: 18, skipping: .none, shouldCancel: { false }, progress: { _ in },
             makeSink: { FlashCollector() },
             onAudio: { samples in audio.withLock { $0 += samples } })
         let flashes = readout.sinks.flatMap(\.flashes)
