@@ -31,8 +31,9 @@ struct AnalyzeCommand {
     /// The parsed arguments.
     let arguments: ParsedArguments
 
-    /// Runs the analysis and prints it; returns the exit status.
-    func run() async -> Int32 {
+    /// Runs the analysis and prints it; returns the exit status (128 + the signal that
+    /// stopped it, if `signals` caught one).
+    func run(signals: SignalHandling) async -> Int32 {
         let input = InputItem(display: arguments.positional("INPUT") ?? "")
         var options = VideoAnalyzer.Options()
         do {
@@ -54,7 +55,9 @@ struct AnalyzeCommand {
             if showProgress { Console.printErr("\r\u{1B}[K") }
         } catch .cancelled {
             if showProgress { Console.printErr("\n") }
-            return ExitStatus.interrupted(by: SIGINT)
+            let signal = signals.receivedSignal ?? SIGINT
+            Console.error("interrupted by \(SignalHandling.name(of: signal))")
+            return ExitStatus.interrupted(by: signal)
         } catch {
             if showProgress { Console.printErr("\n") }
             Console.error(ErrorText.line(for: error, input: input))

@@ -37,8 +37,9 @@ struct ThumbnailCommand {
     /// The parsed arguments.
     let arguments: ParsedArguments
 
-    /// Writes the image and reports it; returns the exit status.
-    func run() async -> Int32 {
+    /// Writes the image and reports it; returns the exit status (128 + the signal that
+    /// stopped it, if `signals` caught one).
+    func run(signals: SignalHandling) async -> Int32 {
         let input = InputItem(display: arguments.positional("INPUT") ?? "")
         let sheet: Int?, width: Int?, columns: Int?, time: ParsedTime?
         do throws(ArgumentError) {
@@ -83,7 +84,9 @@ struct ThumbnailCommand {
                     progressHandler: progress)
             }
         } catch .cancelled {
-            return ExitStatus.interrupted(by: SIGINT)
+            let signal = signals.receivedSignal ?? SIGINT
+            Console.error("interrupted by \(SignalHandling.name(of: signal)); no image was written")
+            return ExitStatus.interrupted(by: signal)
         } catch {
             Console.error(ErrorText.line(for: error, input: input, extraPaths: [(output.path, shown)]))
             return ExitStatus.failure

@@ -49,10 +49,12 @@ case .run(let arguments):
         status = ProbeCommand(arguments: arguments).run()
     case "thumbnail":
         let command = ThumbnailCommand(arguments: arguments)
-        status = await SignalHandling().run(onSignal: {}) { await command.run() }
+        let signals = SignalHandling()
+        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
     case "analyze":
         let command = AnalyzeCommand(arguments: arguments)
-        status = await SignalHandling().run(onSignal: {}) { await command.run() }
+        let signals = SignalHandling()
+        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
     case "presets":
         status = PresetsCommand(arguments: arguments, catalog: catalog).run()
     default:

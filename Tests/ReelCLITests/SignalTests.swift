@@ -28,4 +28,41 @@ import Testing
         #expect(run.stderr.contains("interrupted by"), "\(run.stderr)")
         #expect(try scratch.names() == ["long.mp4"], "no output and no temporary file remain")
     }
+
+    /// Analyze and thumbnail report the signal that stopped them as compress does: 130 for
+    /// SIGINT, 143 for SIGTERM. The signal is sent once the process has the video open.
+    @Test(arguments: [
+        (["analyze", "minute.mp4", "--sample-rate", "30"], SIGTERM, Int32(143)),
+        (["thumbnail", "minute.mp4", "-o", "key.jpg"], SIGTERM, Int32(143)),
+        (["analyze", "minute.mp4", "--sample-rate", "30"], SIGINT, Int32(130)),
+    ])
+    func analysisCommandsReportTheSignal(arguments: [String], signal: Int32, expectedStatus: Int32) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let video = try TestClips.copy(.minute, to: scratch.url, as: "minute.mp4")
+        let running = try Reel.start(arguments, in: scratch.url)
+        let opened = Self.waitUntil(running.process, opens: video, deadline: Date().addingTimeInterval(30))
+        #expect(opened, "the command never opened the video")
+        kill(running.process.processIdentifier, signal)
+        running.process.waitUntilExit()
+        let run = try running.result()
+        #expect(run.status == expectedStatus, "\(run.stderr)")
+        #expect(run.stderr.contains("interrupted by"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("key.jpg").path))
+    }
+
+    /// Polls `/proc/PID/fd` until the process has `file` open (or the deadline passes).
+    static func waitUntil(_ process: Process, opens file: URL, deadline: Date) -> Bool {
+        let target = file.resolvingSymlinksInPath().path
+        let descriptors = "/proc/\(process.processIdentifier)/fd"
+        while Date() < deadline, process.isRunning {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []
+            for name in names {
+                let link = try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + name)
+                if link == target { return true }
+            }
+            usleep(2_000)
+        }
+        return false
+    }
 }

@@ -12,6 +12,8 @@ enum TestClips {
         case silent = "silent.mp4"
         /// 640x360, 30 fps, 8 s, stereo AAC: long enough to interrupt.
         case long = "long.mp4"
+        /// 640x360, 30 fps, 40 s, stereo AAC: an analysis long enough to interrupt.
+        case minute = "minute.mp4"
 
         /// The ffmpeg arguments that write the clip to `path`.
         func ffmpegArguments(path: String) -> [String] {
@@ -30,6 +32,10 @@ enum TestClips {
             case .long:
                 return head + ["-f", "lavfi", "-i", "testsrc2=s=640x360:r=30:d=8",
                                "-f", "lavfi", "-i", "sine=f=440:r=48000:d=8"]
+                    + video + audio + [path]
+            case .minute:
+                return head + ["-f", "lavfi", "-i", "testsrc2=s=640x360:r=30:d=40",
+                               "-f", "lavfi", "-i", "sine=f=440:r=48000:d=40"]
                     + video + audio + [path]
             }
         }
