@@ -47,6 +47,9 @@ public final class VideoAnalyzer: Sendable {
     /// Full decode passes this analyzer has made (one per `analyze` call that got to decode).
     public var decodePassCount: Int { passes.load(ordering: .relaxed) }
 
+    /// Calls waiting for their turn behind the running one.
+    public var waitingCallCount: Int { gate.waitingCount }
+
     /// Runs every request on one decode of the video; each request succeeds or fails on its own.
     /// Throws only when the task is cancelled.
     public func analyze<each Request: AnalysisRequest>(

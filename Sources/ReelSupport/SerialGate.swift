@@ -43,6 +43,9 @@ package final class SerialGate: Sendable {
         }
     }
 
+    /// How many callers wait for their turn.
+    package var waitingCount: Int { state.withLock { $0.waiting.count } }
+
     /// Hands the turn to the next waiter, or frees the gate.
     package func leave() {
         let next: CheckedContinuation<Bool, Never>? = state.withLock { state in

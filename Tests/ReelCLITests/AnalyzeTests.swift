@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `reel analyze` on the analyzer's story fixture (see Fixtures/make-fixtures.sh).
-@Suite struct AnalyzeTests {
+@Suite(.timeLimit(.minutes(5))) struct AnalyzeTests {
     static func story(in scratch: Scratch) throws -> URL {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
@@ -10,8 +10,8 @@ import Testing
         process.executableURL = root.appendingPathComponent("Fixtures/make-fixtures.sh")
         process.arguments = [scratch.url.path, "story.mp4"]
         try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let exited = process.waitForExit(timeout: 120)
+        try #require(exited && process.terminationStatus == 0)
         return scratch.path("story.mp4")
     }
 

@@ -3,7 +3,7 @@ import ReelKit
 import Testing
 
 /// Batches: bounded concurrency, failures that do not stop the rest, resuming, sharding.
-@Suite struct BatchTests {
+@Suite(.timeLimit(.minutes(5))) struct BatchTests {
     @Test func batchKeepsGoingAndResumes() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

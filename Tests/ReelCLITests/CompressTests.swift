@@ -3,7 +3,7 @@ import ReelKit
 import Testing
 
 /// `reel compress` on one file: overrides reaching the output, JSON, naming, refusals.
-@Suite struct CompressTests {
+@Suite(.timeLimit(.minutes(5))) struct CompressTests {
     @Test func overridesReachTheOutput() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Help, version, and the usage errors that end with exit status 2.
-@Suite struct HelpAndUsageTests {
+@Suite(.timeLimit(.minutes(5))) struct HelpAndUsageTests {
     @Test func overviewListsEveryCommand() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

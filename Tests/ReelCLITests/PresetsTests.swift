@@ -3,7 +3,7 @@ import ReelKit
 import Testing
 
 /// `reel presets` and presets reaching `reel compress`.
-@Suite struct PresetsTests {
+@Suite(.timeLimit(.minutes(5))) struct PresetsTests {
     @Test func listsBuiltInPresetsWithTheirNumbers() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `reel probe`: the JSON shape, the text, and failures.
-@Suite struct ProbeTests {
+@Suite(.timeLimit(.minutes(5))) struct ProbeTests {
     @Test func jsonDescribesContainerAndStreams() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

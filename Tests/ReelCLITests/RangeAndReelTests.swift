@@ -3,7 +3,7 @@ import ReelKit
 import Testing
 
 /// `reel compress --ranges` and `reel highlights`, read back with ReelKit's probe.
-@Suite struct RangeAndReelTests {
+@Suite(.timeLimit(.minutes(5))) struct RangeAndReelTests {
     @Test func rangesAreKeptInOrderAndReported() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

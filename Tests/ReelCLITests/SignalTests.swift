@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Ctrl-C and SIGTERM stop a compression cleanly.
-@Suite struct SignalTests {
+@Suite(.timeLimit(.minutes(5))) struct SignalTests {
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func signalLeavesNoPartialOutput(signal: Int32, expectedStatus: Int32) throws {
         let scratch = try Scratch()
@@ -22,7 +22,7 @@ import Testing
         }
         #expect(sawTemporaryFile, "the compression never started writing")
         kill(running.process.processIdentifier, signal)
-        running.process.waitUntilExit()
+        #expect(running.process.waitForExit(timeout: 30), "the process did not stop")
         let run = try running.result()
         #expect(run.status == expectedStatus, "\(run.stderr)")
         #expect(run.stderr.contains("interrupted by"), "\(run.stderr)")
@@ -44,7 +44,7 @@ import Testing
         let opened = Self.waitUntil(running.process, opens: video, deadline: Date().addingTimeInterval(30))
         #expect(opened, "the command never opened the video")
         kill(running.process.processIdentifier, signal)
-        running.process.waitUntilExit()
+        #expect(running.process.waitForExit(timeout: 30), "the process did not stop")
         let run = try running.result()
         #expect(run.status == expectedStatus, "\(run.stderr)")
         #expect(run.stderr.contains("interrupted by"), "\(run.stderr)")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The presets are compiled in: a `reel` copied alone to another directory still works.
-@Suite struct StandaloneBinaryTests {
+@Suite(.timeLimit(.minutes(5))) struct StandaloneBinaryTests {
     @Test func binaryCopiedAloneKeepsItsPresets() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -3,7 +3,7 @@ import ReelKit
 import Testing
 
 /// `reel thumbnail`: default naming, overwrite rule, sheets, JSON and errors.
-@Suite struct ThumbnailCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct ThumbnailCommandTests {
     @Test func writesTheKeyFrameAndRefusesToOverwrite() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

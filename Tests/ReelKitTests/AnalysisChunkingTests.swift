@@ -10,7 +10,7 @@ import Testing
 /// The analysis decode split into keyframe-to-keyframe chunks on parallel decoders: every frame
 /// decoded once, the same answers as one decoder, and a full-rate fallback where skipping B
 /// frames would leave too few pictures.
-@Suite struct AnalysisChunkingTests {
+@Suite(.timeLimit(.minutes(5))) struct AnalysisChunkingTests {
     /// Presentation times (stream time base) of the video's keyframes, from ffprobe.
     static func keyframeTimestamps(_ url: URL) throws -> Set<Int64> {
         let text = try Fixtures.run("/usr/bin/ffprobe", [
@@ -122,7 +122,7 @@ import Testing
 /// Files that cannot seek exactly (MPEG-TS), carry no timestamps (raw H.264) or hide their cuts
 /// between skipped frames (MPEG-4 Part 2 without scene-cut keyframes) give the same cuts as
 /// the mp4 they were made from, measured from the video's start.
-@Suite struct AnalysisContainerTests {
+@Suite(.timeLimit(.minutes(5))) struct AnalysisContainerTests {
     static func cutsFromVideoStart(_ name: String) async throws -> (cuts: [Double], end: Double) {
         let asset = try VideoAsset(id: name, url: try Fixtures.clip(name))
         let analysis = try await VideoAnalyzer().analysis(of: asset)

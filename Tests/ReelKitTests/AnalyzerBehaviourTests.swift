@@ -9,7 +9,7 @@ import Testing
 @testable import ReelSupport
 
 /// Key-frame choice, queueing, cancellation and progress of the analyzer.
-@Suite struct AnalyzerBehaviourTests {
+@Suite(.timeLimit(.minutes(5))) struct AnalyzerBehaviourTests {
     @Test func keyFramePrefersTheSharpWellExposedVersion() async throws {
         // [0,1) black, [1,3) blurred, [3,5) sharp, [5,6) underexposed: all the same content.
         let asset = try VideoAsset(id: "kf", url: try Fixtures.clip("keyframe.mp4"))
@@ -22,25 +22,30 @@ import Testing
         let asset = try VideoAsset(id: "story", url: try Fixtures.clip("story.mp4"))
         let events = ProgressLogLines()
         let record: @Sendable (String) -> Void = { events.append($0) }
+        // The first call holds the analyzer (its progress handler blocks) until the others
+        // have lined up, one after the other: the order is the test's, not the scheduler's.
+        let hold = HeldProgress()
+        defer { hold.release() }
         let first = Task {
-            _ = try await analyzer.analysis(of: asset) { value in if value == 1 { record("end 1") } }
+            _ = try await analyzer.analysis(of: asset) { value in
+                hold.block()
+                if value == 1 { record("end 1") }
+            }
         }
-        // Let the first call take the queue before the others line up.
-        while analyzer.decodePassCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        try await waitUntil { analyzer.decodePassCount == 1 }
         let second = Task {
-            record("queued 2")
             _ = try await analyzer.analysis(of: asset) { value in if value == 1 { record("end 2") } }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil { analyzer.waitingCallCount == 1 }
         let third = Task {
-            record("queued 3")
             _ = try await analyzer.analysis(of: asset) { value in if value == 1 { record("end 3") } }
         }
+        try await waitUntil { analyzer.waitingCallCount == 2 }
+        hold.release()
         try await first.value
         try await second.value
         try await third.value
-        let ends = events.all.filter { $0.hasPrefix("end") }
-        #expect(ends == ["end 1", "end 2", "end 3"])
+        #expect(events.all == ["end 1", "end 2", "end 3"])
         #expect(analyzer.decodePassCount == 3)
     }
 
@@ -70,6 +75,24 @@ import Testing
             Issue.record("expected unreadableSource for both requests")
             return
         }
+    }
+}
+
+/// Blocks progress handlers (and so the analysis that calls them) until released.
+final class HeldProgress: Sendable {
+    private let released = DispatchSemaphore(value: 0)
+    private let open = Atomic<Bool>(false)
+
+    /// Blocks the calling thread until `release()` (returns at once after it).
+    func block() {
+        guard !open.load(ordering: .acquiring) else { return }
+        released.wait()
+        released.signal()
+    }
+
+    func release() {
+        open.store(true, ordering: .releasing)
+        released.signal()
     }
 }
 

@@ -9,7 +9,7 @@ import Testing
 
 /// Cancellation timing of the analyzer. `make test` runs the suites named *Cancellation*
 /// after the others, alone, so a loaded machine does not decide the result.
-@Suite(.serialized) struct AnalyzerCancellationTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct AnalyzerCancellationTests {
     @Test func cancellingTheCallerReturnsPromptly() async throws {
         let asset = try VideoAsset(id: "story", url: try Fixtures.clip("story.mp4"))
         let analyzer = VideoAnalyzer()
@@ -27,11 +27,14 @@ import Testing
         }
         #expect(error as? ReelError == .cancelled)
         #expect(latency < 0.5, "cancel took \(latency) s")
-        // A waiting call is cancelled too, without running.
-        let blocker = Task { try await analyzer.analysis(of: asset) }
-        while analyzer.decodePassCount < 2 { try await Task.sleep(for: .milliseconds(2)) }
+        // A waiting call is cancelled too, without running. The blocker holds the analyzer
+        // (its progress handler blocks) until the waiting call has been cancelled.
+        let hold = HeldProgress()
+        defer { hold.release() }
+        let blocker = Task { try await analyzer.analysis(of: asset) { _ in hold.block() } }
+        try await waitUntil { analyzer.decodePassCount == 2 }
         let waiting = Task { try await analyzer.analysis(of: asset) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil { analyzer.waitingCallCount == 1 }
         waiting.cancel()
         let waited = await waiting.result
         guard case .failure(let waitError) = waited else {
@@ -39,6 +42,7 @@ import Testing
             return
         }
         #expect(waitError as? ReelError == .cancelled)
+        hold.release()
         _ = try await blocker.value
         #expect(analyzer.decodePassCount == 2)
     }

@@ -11,7 +11,7 @@ import Testing
 /// The analyzer on the story clip (see Fixtures/make-fixtures.sh): black, stills with faint noise
 /// and near-silence, and two loud high-motion parts, with cuts at 2, 6, 10, 21 s and a fade
 /// through black around [14, 15).
-@Suite struct AnalyzerTests {
+@Suite(.timeLimit(.minutes(5))) struct AnalyzerTests {
     static let action = [(6.0, 10.0), (15.5, 21.0)]
     static let cuts = [2.0, 6.0, 10.0, 21.0]
 

@@ -8,7 +8,7 @@ import Testing
 @testable import ReelSupport
 
 /// Audio choices and extra tracks read back from real files.
-@Suite struct AudioAndTrackTests {
+@Suite(.timeLimit(.minutes(5))) struct AudioAndTrackTests {
     @Test func audioLessSourceCompresses() async throws {
         let (result, output, _) = try await Harness.compress("no_audio.mp4")
         #expect(output.primaryAudio == nil)

@@ -11,7 +11,7 @@ import Testing
 /// Cancelling by `cancel()` and by the Swift task: prompt, typed, nothing left behind.
 /// `make test` runs the suites named *Cancellation* after the others, alone, so a loaded
 /// machine does not decide the timing.
-@Suite(.serialized) struct CancellationTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct CancellationTests {
     /// A configuration slow enough to cancel mid-way: full-size HEVC of the 1.5 s 2K clip.
     static func slowConfig(in directory: URL) -> CompressionConfig {
         var config = Harness.fastConfig(in: directory)
@@ -55,7 +55,7 @@ import Testing
             try await VideoCompressor().compressVideo(source, config: Self.slowConfig(in: directory),
                                                       progressHandler: progressed.handler)
         }
-        while (progressed.all.last ?? 0) < 0.5 { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil(seconds: 120) { (progressed.all.last ?? 0) >= 0.5 }
         let cancelled = Date()
         task.cancel()
         let result = await task.result

@@ -8,7 +8,7 @@ import Testing
 @testable import ReelSupport
 
 /// The planner's decisions on synthetic sources: no media needed.
-@Suite struct CompressionPlannerTests {
+@Suite(.timeLimit(.minutes(5))) struct CompressionPlannerTests {
     static func source(width: Int = 1920, height: Int = 1080, rotation: Int = 0, fps: Double = 30,
                        videoBitrate: Int64 = 8_000_000, duration: Double = 10, bitDepth: Int = 8,
                        audio: Bool = true) -> MediaInfo {

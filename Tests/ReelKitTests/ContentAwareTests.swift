@@ -8,7 +8,7 @@ import Testing
 @testable import ReelSupport
 
 /// Content-aware optimization and denoising measured on real pixels.
-@Suite struct ContentAwareTests {
+@Suite(.timeLimit(.minutes(5))) struct ContentAwareTests {
     /// Makes a 2 s clip from a lavfi source with the ffmpeg CLI.
     static func makeClip(_ name: String, _ source: String) throws -> URL {
         let url = Fixtures.cacheDirectory.appendingPathComponent(name)

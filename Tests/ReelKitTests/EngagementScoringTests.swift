@@ -7,7 +7,7 @@ import Testing
 @testable import ReelSupport
 
 /// Scoring, highlight selection, shot detection and key-frame choice on synthetic series.
-@Suite struct EngagementScoringTests {
+@Suite(.timeLimit(.minutes(5))) struct EngagementScoringTests {
     static func features(motion: Double = 0, brightness: Double = 0.45, blank: Double = 0, loudness: Double = -100,
                          onsets: Double = 0, cuts: Double = 0, sharpness: Double = 0.05) -> SegmentFeatures {
         SegmentFeatures(motion: motion, sharpness: sharpness, brightness: brightness, contrast: 0.2, colorfulness: 0.2,

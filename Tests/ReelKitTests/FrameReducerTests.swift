@@ -7,7 +7,7 @@ import Testing
 @testable import ReelSupport
 
 /// Reducers on synthetic frame timings: which frames survive and when they are shown.
-@Suite struct FrameReducerTests {
+@Suite(.timeLimit(.minutes(5))) struct FrameReducerTests {
     /// Frames at `rate` fps for `count` frames, as reducer input.
     static func constantFrames(rate: Int, count: Int) -> [FrameTiming] {
         (0..<count).map { index in

@@ -8,7 +8,7 @@ import Testing
 @testable import ReelMedia
 @testable import ReelSupport
 
-@Suite(.serialized) struct LoggingTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct LoggingTests {
     @Test func ffmpegLogLinesReachTheHandlerOnlyWhenInstalled() throws {
         let lines = ProgressLogLines()
         ReelLog.setHandler(level: .error) { level, line in lines.append("\(level): \(line)") }

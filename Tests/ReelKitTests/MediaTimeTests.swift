@@ -6,7 +6,7 @@ import Testing
 @testable import ReelMedia
 @testable import ReelSupport
 
-@Suite struct MediaTimeTests {
+@Suite(.timeLimit(.minutes(5))) struct MediaTimeTests {
     @Test func comparesAcrossTimescales() {
         #expect(MediaTime(value: 1, timescale: 3) == MediaTime(value: 10, timescale: 30))
         #expect(MediaTime(value: 1001, timescale: 30000) < MediaTime(value: 1, timescale: 29))

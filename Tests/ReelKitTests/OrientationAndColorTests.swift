@@ -8,7 +8,7 @@ import Testing
 @testable import ReelSupport
 
 /// Rotation, odd sizes, HEVC and HDR metadata read back from real files.
-@Suite struct OrientationAndColorTests {
+@Suite(.timeLimit(.minutes(5))) struct OrientationAndColorTests {
     @Test func rotationMatrixIsCarriedByDefault() async throws {
         let source = try MediaInfo.probe(try Fixtures.clip("rotated90.mov"))
         #expect(source.primaryVideo?.video?.rotation == 90)

@@ -8,7 +8,7 @@ import Testing
 @testable import ReelSupport
 
 /// Every preset on a 2048x1152 60 fps source: size, rate, codec and bit rate read back.
-@Suite struct PresetCompressionTests {
+@Suite(.timeLimit(.minutes(5))) struct PresetCompressionTests {
     @Test(arguments: [
         (VideoQuality.lowQuality, 640, 360, 20.0, 1, VideoCodec.h264),
         (.mediumQuality, 1280, 720, 30, 2, .h264),

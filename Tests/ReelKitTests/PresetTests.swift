@@ -7,7 +7,7 @@ import Testing
 @testable import ReelMedia
 @testable import ReelSupport
 
-@Suite struct PresetTests {
+@Suite(.timeLimit(.minutes(5))) struct PresetTests {
     @Test func everyQualityHasItsPresetWithJMVideoCompressorNumbers() throws {
         #expect(Preset.builtIn.map(\.name) == ["high", "low", "medium", "messaging", "social"])
         let expectations: [(VideoQuality, Int, Float, Int, Int, Int?, NoiseReduction)] = [

@@ -8,7 +8,7 @@ import Testing
 @testable import ReelSupport
 
 /// Range lists and highlight reels read back from real files.
-@Suite struct ReelTests {
+@Suite(.timeLimit(.minutes(5))) struct ReelTests {
     static func range(_ start: Double, _ end: Double) -> TimeRange {
         TimeRange(start: MediaTime(seconds: start, timescale: 1000), end: MediaTime(seconds: end, timescale: 1000))
     }

@@ -8,7 +8,7 @@ import Testing
 @testable import ReelSupport
 
 /// Bad input, output rules, progress and cancellation.
-@Suite struct RobustnessTests {
+@Suite(.timeLimit(.minutes(5))) struct RobustnessTests {
     @Test func badSourcesGiveTypedErrorsNamingTheFile() async throws {
         let directory = try Fixtures.scratchDirectory()
         let config = Harness.fastConfig(in: directory)

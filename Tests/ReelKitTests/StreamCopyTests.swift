@@ -8,7 +8,7 @@ import Testing
 @testable import ReelSupport
 
 /// Lossless cuts: packets copied byte for byte, ranges widened to whole keyframe groups.
-@Suite struct StreamCopyTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamCopyTests {
     /// MD5 of each video packet's payload and its presentation time, from ffprobe.
     static func videoPackets(_ url: URL) throws -> [(time: Double, hash: String, key: Bool)] {
         let json = try Fixtures.ffprobe(url, ["-select_streams", "v:0", "-show_data_hash", "MD5",

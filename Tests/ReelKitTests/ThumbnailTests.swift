@@ -8,7 +8,7 @@ import Testing
 @testable import ReelSupport
 
 /// Thumbnails and contact sheets decoded back and compared with the video's frames.
-@Suite struct ThumbnailTests {
+@Suite(.timeLimit(.minutes(5))) struct ThumbnailTests {
     /// Pearson correlation of two block-mean grids (robust to JPEG's full-range levels).
     static func correlation(_ a: [Float], _ b: [Float]) -> Double {
         let n = Double(min(a.count, b.count))

@@ -8,7 +8,7 @@ import Testing
 @testable import ReelSupport
 
 /// Trimming and frame reduction read back from real files.
-@Suite struct TrimAndReducerTests {
+@Suite(.timeLimit(.minutes(5))) struct TrimAndReducerTests {
     @Test func trimIsFrameAccurate() async throws {
         let (result, output, _) = try await Harness.compress("cfr_audio.mp4") {
             $0.trimStartTime = MediaTime(value: 1, timescale: 2)

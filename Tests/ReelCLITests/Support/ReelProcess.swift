@@ -37,13 +37,16 @@ enum Reel {
         return nil
     }()
 
-    /// Runs `reel arguments` in `directory` and waits for it.
+    /// Runs `reel arguments` in `directory` and waits for it, at most `timeout` seconds: a
+    /// process still running then is killed and the test fails, instead of hanging the run.
     static func run(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:],
-        binary: URL? = nil
+        binary: URL? = nil, timeout: TimeInterval = 120
     ) throws -> ReelRun {
         let process = try start(arguments, in: directory, environment: environment, binary: binary)
-        process.process.waitUntilExit()
+        if !process.process.waitForExit(timeout: timeout) {
+            Issue.record("reel \(arguments.joined(separator: " ")) ran longer than \(timeout) s and was killed")
+        }
         return try process.result()
     }
 
@@ -71,6 +74,19 @@ enum Reel {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return RunningReel(process: process, stdoutFile: out, stderrFile: err)
+    }
+}
+
+extension Process {
+    /// Waits until the process exits, at most `timeout` seconds; past that it is killed.
+    /// Returns whether it exited on its own.
+    func waitForExit(timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning, Date() < deadline { usleep(5_000) }
+        guard isRunning else { return true }
+        kill(processIdentifier, SIGKILL)
+        waitUntilExit()
+        return false
     }
 }
 

@@ -68,8 +68,8 @@ enum TestClips {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["ffmpeg"] + clip.ffmpegArguments(path: partial.path)
             try process.run()
-            process.waitUntilExit()
-            try #require(process.terminationStatus == 0, "ffmpeg could not make \(clip.rawValue)")
+            let exited = process.waitForExit(timeout: 120)
+            try #require(exited && process.terminationStatus == 0, "ffmpeg could not make \(clip.rawValue)")
             // Another test process may have made the same clip meanwhile; either copy will do.
             if rename(partial.path, target.path) != 0 {
                 try? FileManager.default.removeItem(at: partial)

@@ -9,18 +9,31 @@ enum Fixtures {
 
     static let cacheDirectory = repositoryRoot.appendingPathComponent(".build/fixture-cache")
 
-    private static let made = Mutex<Set<String>>([])
+    /// One lock per clip name: tests that need the same clip wait for one maker, tests that
+    /// need different clips make them side by side (the script renames each clip into place,
+    /// so concurrent makers are safe).
+    private static let locks = Mutex<[String: ClipLock]>([:])
+
+    private final class ClipLock: Sendable {
+        let made = Mutex(false)
+    }
 
     /// The path of a fixture clip, generating it on first use.
     static func clip(_ name: String) throws -> URL {
         let url = cacheDirectory.appendingPathComponent(name)
-        try made.withLock { names in
-            guard !names.contains(name) else { return }
+        let clipLock = locks.withLock { locks in
+            if let existing = locks[name] { return existing }
+            let created = ClipLock()
+            locks[name] = created
+            return created
+        }
+        try clipLock.made.withLock { made in
+            guard !made else { return }
             if !FileManager.default.fileExists(atPath: url.path) {
                 try run(repositoryRoot.appendingPathComponent("Fixtures/make-fixtures.sh").path,
                         [cacheDirectory.path, name])
             }
-            names.insert(name)
+            made = true
         }
         return url
     }
@@ -34,20 +47,34 @@ enum Fixtures {
         return url
     }
 
-    /// Runs a program and returns its standard output; throws when it exits non-zero.
+    /// Runs a program and returns its standard output; throws when it exits non-zero or runs
+    /// longer than `timeout` seconds (it is killed then).
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+    static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 180) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        // Files, not pipes: a pipe that fills up would block the program and the wait.
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("reelkit-run-\(UUID().uuidString)")
+        let outputURL = capture.appendingPathExtension("out"), errorURL = capture.appendingPathExtension("err")
+        try Data().write(to: outputURL)
+        try Data().write(to: errorURL)
+        defer {
+            try? FileManager.default.removeItem(at: outputURL)
+            try? FileManager.default.removeItem(at: errorURL)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(5_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw FixtureError.commandFailed("\(executable) \(arguments.joined(separator: " ")): ran longer than \(timeout) s")
+        }
+        let data = (try? Data(contentsOf: outputURL)) ?? Data()
+        let errorData = (try? Data(contentsOf: errorURL)) ?? Data()
         guard process.terminationStatus == 0 else {
             throw FixtureError.commandFailed(
                 "\(executable) \(arguments.joined(separator: " ")): \(String(decoding: errorData, as: UTF8.self))")
