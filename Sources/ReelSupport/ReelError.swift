@@ -29,6 +29,11 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
     case encodingFailed(URL, operation: String, reason: String)
     /// Writing the output container failed: the FFmpeg operation and its message.
     case muxingFailed(URL, operation: String, reason: String)
+    /// The face models are not where ReelKit looks; the reason says where it looked and how
+    /// to get them.
+    case faceModelsMissing(String)
+    /// A face index (the `FaceGroupAnalyzer`'s database) cannot be opened, read or written.
+    case faceIndexFailed(URL, reason: String)
     /// The operation was cancelled by `cancel()` or by cancelling the task.
     case cancelled
 
@@ -37,9 +42,10 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
         switch self {
         case .invalidSourceURL(let url), .unreadableSource(let url, _), .missingVideoTrack(let url),
              .invalidOutputPath(let url, _), .outputEqualsSource(let url), .decodingFailed(let url, _, _),
-             .encodingFailed(let url, _, _), .muxingFailed(let url, _, _):
+             .encodingFailed(let url, _, _), .muxingFailed(let url, _, _), .faceIndexFailed(let url, _):
             return url
-        case .codecNotSupported, .invalidTrimTimes, .invalidRanges, .invalidConfiguration, .invalidPreset, .cancelled:
+        case .codecNotSupported, .invalidTrimTimes, .invalidRanges, .invalidConfiguration, .invalidPreset, .cancelled,
+             .faceModelsMissing:
             return nil
         }
     }
@@ -76,6 +82,10 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
             return "encoding failed in \(operation): \(reason)"
         case .muxingFailed(_, let operation, let reason):
             return "writing failed in \(operation): \(reason)"
+        case .faceModelsMissing(let reason):
+            return "face models not found: \(reason)"
+        case .faceIndexFailed(_, let reason):
+            return "face index failed: \(reason)"
         case .cancelled:
             return "cancelled"
         }
