@@ -1,0 +1,108 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// A decoded picture as packed 8-bit RGB, upright, for detectors that want plain pixels.
+package struct RGBPicture: Sendable {
+    /// Width in pixels.
+    package let width: Int
+    /// Height in pixels.
+    package let height: Int
+    /// `width * height * 3` bytes, row after row, red green blue.
+    package let pixels: [UInt8]
+    /// When the picture is shown, for a video frame.
+    package let time: MediaTime?
+}
+
+/// Reads pictures for face detection: a photo's one picture, or a video's keyframes, upright
+/// (display rotation applied) and scaled so the longer side is at most `maximumSide`.
+package enum PictureReader {
+    /// The picture of an image file (JPEG, PNG, ...; the first frame of anything FFmpeg opens).
+    package static func image(at url: URL, maximumSide: Int) throws(MediaFailure) -> RGBPicture {
+        let input = try InputFile(url: url)
+        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .noVideoStream }
+        let decoder = try Decoder(input: input, streamIndex: index)
+        let converter = PictureConverter(rotation: input.rotation(ofStream: index), maximumSide: maximumSide)
+        var picture: RGBPicture?
+        try decoder.forEachFrame(in: input) { frame throws(MediaFailure) in
+            picture = try converter.convert(frame, timeBase: decoder.timeBase, time: nil)
+            return false
+        }
+        guard let picture else { throw .failed(.decode, "decode", "no picture could be decoded") }
+        return picture
+    }
+
+    /// The video's keyframes, at most one per `interval` seconds (the first of each slot), in
+    /// time order. Only keyframes are decoded, which is cheap, and encoders put one at every
+    /// scene cut, so every shot tends to be seen.
+    package static func keyframes(
+        of source: MediaInfo, every interval: Double, maximumSide: Int, shouldCancel: () -> Bool,
+        _ body: (RGBPicture) throws(MediaFailure) -> Void
+    ) throws(MediaFailure) {
+        guard let index = source.primaryVideoStreamIndex else { throw .noVideoStream }
+        let input = try InputFile.reopen(source, keeping: [index])
+        let decoder = try Decoder(input: input, streamIndex: index)
+        decoder.setSkipFrames(AVDISCARD_NONKEY)
+        let rotation = source.primaryVideo?.video?.rotation ?? 0
+        let converter = PictureConverter(rotation: rotation, maximumSide: maximumSide)
+        let start = source.layout?.stream(index)?.startSeconds ?? source.startTime
+        var lastSlot: Int?
+        try decoder.forEachFrame(in: input, shouldCancel: shouldCancel) { frame throws(MediaFailure) in
+            guard let time = decoder.time(of: frame) else { return true }
+            let slot = Int(((time.seconds - start) / max(interval, 0.001)).rounded(.down))
+            guard slot != lastSlot else { return true }
+            lastSlot = slot
+            try body(try converter.convert(frame, timeBase: decoder.timeBase, time: time - MediaTime(seconds: start, timescale: 1_000_000)))
+            return true
+        }
+    }
+}
+
+/// Turns decoded frames into upright, scaled packed RGB with one filter graph per geometry.
+private final class PictureConverter {
+    let rotation: Int
+    let maximumSide: Int
+    private var graph: FilterGraph?
+    private var geometry: (width: Int32, height: Int32, format: Int32)?
+    private let output: Frame?
+
+    init(rotation: Int, maximumSide: Int) {
+        self.rotation = rotation
+        self.maximumSide = max(maximumSide, 16)
+        output = try? Frame()
+    }
+
+    func convert(_ frame: Frame, timeBase: AVRational, time: MediaTime?) throws(MediaFailure) -> RGBPicture {
+        guard let output else { throw .outOfMemory(operation: "av_frame_alloc") }
+        let current = (frame.width, frame.height, frame.format)
+        if graph == nil || geometry.map({ $0 != current }) ?? true {
+            graph = try makeGraph(for: frame, timeBase: timeBase)
+            geometry = current
+        }
+        guard let graph else { throw .outOfMemory(operation: "avfilter_graph_alloc") }
+        try graph.push(frame)
+        guard try graph.pull(into: output) == .produced, let plane = output.plane(0) else {
+            throw .failed(.filter, "av_buffersink_get_frame", "the picture could not be converted")
+        }
+        defer { output.unreference() }
+        let width = Int(output.width), height = Int(output.height)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for row in 0..<height {
+                (base + row * width * 3).update(from: plane.data + row * plane.lineSize, count: width * 3)
+            }
+        }
+        return RGBPicture(width: width, height: height, pixels: pixels, time: time)
+    }
+
+    private func makeGraph(for frame: Frame, timeBase: AVRational) throws(MediaFailure) -> FilterGraph {
+        var chain: [String] = []
+        if rotation % 360 != 0 { chain.append(FilterGraph.rotationFilter(clockwise: rotation)) }
+        let side = maximumSide
+        chain.append("scale=w='if(gt(iw,ih),min(iw,\(side)),-2)':h='if(gt(iw,ih),-2,min(ih,\(side)))':flags=area")
+        chain.append("format=rgb24")
+        return try FilterGraph(isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: frame, timeBase: timeBase),
+                               description: chain.joined(separator: ","), threads: 1)
+    }
+}
