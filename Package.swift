@@ -39,12 +39,25 @@ let package = Package(
             dependencies: ["ReelSupport", "ReelFrameReduction", "ReelMedia"],
             plugins: ["EmbedPresets"]
         ),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // dlib's face detector, landmarks and embeddings behind a plain C header. Optimized even
+        // in debug builds: dlib's network is unusably slow unoptimized.
+        .target(
+            name: "CReelFaces",
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [
+                .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+                .linkedLibrary("jpeg"), .linkedLibrary("png"), .linkedLibrary("z"),
+            ]
+        ),
+        // FaceGroupAnalyzer: faces found, stored (SQLite) and grouped into people.
+        .target(name: "ReelFaces", dependencies: ["ReelSupport", "ReelMedia", "CReelFaces", "CSQLite"]),
         .target(name: "ReelAnalysis", dependencies: ["ReelSupport", "ReelMedia"]),
         // Reels (highlight reels, thumbnails) on top of Compression and Analysis; the public
         // library re-exports every layer.
         .target(
             name: "ReelKit",
-            dependencies: ["ReelSupport", "ReelFrameReduction", "ReelMedia", "ReelCompression", "ReelAnalysis"]
+            dependencies: ["ReelSupport", "ReelFrameReduction", "ReelMedia", "ReelCompression", "ReelAnalysis", "ReelFaces"]
         ),
         .target(name: "ReelArguments"),
         .executableTarget(
@@ -53,10 +66,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ReelKitTests",
-            dependencies: ["ReelKit", "ReelSupport", "ReelFrameReduction", "ReelMedia", "ReelCompression", "ReelAnalysis"]
+            dependencies: [
+                "ReelKit", "ReelSupport", "ReelFrameReduction", "ReelMedia", "ReelCompression", "ReelAnalysis", "ReelFaces",
+            ]
         ),
         .testTarget(name: "ReelArgumentsTests", dependencies: ["ReelArguments"]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelKit"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -1,0 +1,51 @@
+#ifndef REEL_FACES_H
+#define REEL_FACES_H
+
+// A plain C face engine over dlib (HOG detector, 5-point landmarks, 128-D ResNet embeddings).
+// dlib's C++ exceptions never cross this boundary: every call catches them and returns an error
+// code with a message.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Numbers in a face descriptor.
+#define REEL_FACE_DESCRIPTOR_LENGTH 128
+
+/// Loaded models; use from one thread at a time.
+typedef struct reel_face_engine reel_face_engine;
+
+/// One detected face.
+typedef struct reel_face {
+    /// The face's box in pixels of the image given.
+    float left, top, right, bottom;
+    /// The detector's confidence (0 at its default threshold, higher is surer).
+    float score;
+    /// Where the face lies in dlib's embedding space; faces of one person are within about 0.6.
+    float descriptor[REEL_FACE_DESCRIPTOR_LENGTH];
+} reel_face;
+
+/// Loads the landmark and recognition models; NULL and a message in `error` when they cannot
+/// be read.
+reel_face_engine *reel_face_engine_create(const char *landmarks_path, const char *recognition_path,
+                                          char *error, size_t error_size);
+
+/// Frees an engine (NULL is ignored).
+void reel_face_engine_free(reel_face_engine *engine);
+
+/// Finds and describes the faces in a packed RGB picture (3 bytes a pixel, `stride` bytes a
+/// row), upsampling it `upsample` times for small faces and keeping detections scoring at least
+/// `minimum_score`, best first. Writes at most `capacity` faces and returns how many were found
+/// (which may be more), or -1 with a message in `error`.
+int reel_face_engine_detect(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+                            int upsample, double minimum_score, reel_face *faces, int capacity,
+                            char *error, size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

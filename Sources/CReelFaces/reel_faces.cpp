@@ -1,0 +1,137 @@
+#include "reel_faces.h"
+
+#include <dlib/dnn.h>
+#include <dlib/image_processing.h>
+#include <dlib/image_processing/frontal_face_detector.h>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+// The layers of dlib_face_recognition_resnet_model_v1.dat, a 29-layer ResNet taking 150x150
+// face chips to 128 numbers. Deserializing checks this structure against the file.
+template <template <int, template <typename> class, int, typename> class Block, int Filters,
+          template <typename> class Norm, typename Input>
+using residual = dlib::add_prev1<Block<Filters, Norm, 1, dlib::tag1<Input>>>;
+
+template <template <int, template <typename> class, int, typename> class Block, int Filters,
+          template <typename> class Norm, typename Input>
+using residual_down =
+    dlib::add_prev2<dlib::avg_pool<2, 2, 2, 2, dlib::skip1<dlib::tag2<Block<Filters, Norm, 2, dlib::tag1<Input>>>>>>;
+
+template <int Filters, template <typename> class Norm, int Stride, typename Input>
+using conv_block = Norm<dlib::con<Filters, 3, 3, 1, 1, dlib::relu<Norm<dlib::con<Filters, 3, 3, Stride, Stride, Input>>>>>;
+
+template <int Filters, typename Input>
+using unit = dlib::relu<residual<conv_block, Filters, dlib::affine, Input>>;
+template <int Filters, typename Input>
+using unit_down = dlib::relu<residual_down<conv_block, Filters, dlib::affine, Input>>;
+
+template <typename Input> using stage0 = unit_down<256, Input>;
+template <typename Input> using stage1 = unit<256, unit<256, unit_down<256, Input>>>;
+template <typename Input> using stage2 = unit<128, unit<128, unit_down<128, Input>>>;
+template <typename Input> using stage3 = unit<64, unit<64, unit<64, unit_down<64, Input>>>>;
+template <typename Input> using stage4 = unit<32, unit<32, unit<32, Input>>>;
+
+using face_network = dlib::loss_metric<dlib::fc_no_bias<128, dlib::avg_pool_everything<
+    stage0<stage1<stage2<stage3<stage4<
+    dlib::max_pool<3, 3, 2, 2, dlib::relu<dlib::affine<dlib::con<32, 7, 7, 2, 2,
+    dlib::input_rgb_image_sized<150>>>>>>>>>>>>>;
+
+void write_error(char *error, size_t size, const std::string &message) {
+    if (error == nullptr || size == 0) return;
+    std::strncpy(error, message.c_str(), size - 1);
+    error[size - 1] = '\0';
+}
+
+}  // namespace
+
+struct reel_face_engine {
+    dlib::frontal_face_detector detector = dlib::get_frontal_face_detector();
+    dlib::shape_predictor landmarks;
+    face_network network;
+};
+
+extern "C" reel_face_engine *reel_face_engine_create(const char *landmarks_path, const char *recognition_path,
+                                                     char *error, size_t error_size) {
+    try {
+        auto engine = std::make_unique<reel_face_engine>();
+        dlib::deserialize(landmarks_path) >> engine->landmarks;
+        dlib::deserialize(recognition_path) >> engine->network;
+        return engine.release();
+    } catch (const std::exception &failure) {
+        write_error(error, error_size, failure.what());
+    } catch (...) {
+        write_error(error, error_size, "unknown error loading the face models");
+    }
+    return nullptr;
+}
+
+extern "C" void reel_face_engine_free(reel_face_engine *engine) { delete engine; }
+
+extern "C" int reel_face_engine_detect(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+                                       int upsample, double minimum_score, reel_face *faces, int capacity,
+                                       char *error, size_t error_size) {
+    if (engine == nullptr || rgb == nullptr || width <= 0 || height <= 0 || stride < width * 3) {
+        write_error(error, error_size, "invalid picture");
+        return -1;
+    }
+    try {
+        dlib::matrix<dlib::rgb_pixel> picture(height, width);
+        for (int row = 0; row < height; ++row) {
+            std::memcpy(&picture(row, 0), rgb + static_cast<size_t>(row) * stride, static_cast<size_t>(width) * 3);
+        }
+        // The detector finds faces of about 80 pixels and up; each doubling finds half that.
+        dlib::matrix<dlib::rgb_pixel> searched = picture;
+        dlib::pyramid_down<2> pyramid;
+        const unsigned levels = static_cast<unsigned>(std::max(upsample, 0));
+        for (unsigned level = 0; level < levels; ++level) dlib::pyramid_up(searched, pyramid);
+        std::vector<dlib::rect_detection> detections;
+        engine->detector(searched, detections, 0.0);
+        std::sort(detections.begin(), detections.end(),
+                  [](const dlib::rect_detection &a, const dlib::rect_detection &b) {
+                      return a.detection_confidence > b.detection_confidence;
+                  });
+        std::vector<dlib::rectangle> boxes;
+        std::vector<double> scores;
+        for (const auto &detection : detections) {
+            if (detection.detection_confidence < minimum_score) continue;
+            dlib::rectangle box = detection.rect;
+            if (levels > 0) box = pyramid.rect_down(detection.rect, levels);
+            boxes.push_back(box);
+            scores.push_back(detection.detection_confidence);
+        }
+        std::vector<dlib::matrix<dlib::rgb_pixel>> chips;
+        const size_t written = std::min(boxes.size(), static_cast<size_t>(std::max(capacity, 0)));
+        for (size_t index = 0; index < written; ++index) {
+            const auto shape = engine->landmarks(picture, boxes[index]);
+            dlib::matrix<dlib::rgb_pixel> chip;
+            dlib::extract_image_chip(picture, dlib::get_face_chip_details(shape, 150, 0.25), chip);
+            chips.push_back(std::move(chip));
+        }
+        std::vector<dlib::matrix<float, 0, 1>> descriptors;
+        if (!chips.empty()) descriptors = engine->network(chips);
+        for (size_t index = 0; index < written; ++index) {
+            reel_face &face = faces[index];
+            face.left = static_cast<float>(boxes[index].left());
+            face.top = static_cast<float>(boxes[index].top());
+            face.right = static_cast<float>(boxes[index].right() + 1);
+            face.bottom = static_cast<float>(boxes[index].bottom() + 1);
+            face.score = static_cast<float>(scores[index]);
+            for (long value = 0; value < REEL_FACE_DESCRIPTOR_LENGTH; ++value) {
+                face.descriptor[value] = descriptors[index](value);
+            }
+        }
+        return static_cast<int>(boxes.size());
+    } catch (const std::exception &failure) {
+        write_error(error, error_size, failure.what());
+    } catch (...) {
+        write_error(error, error_size, "unknown error while detecting faces");
+    }
+    return -1;
+}

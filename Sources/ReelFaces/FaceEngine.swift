@@ -1,0 +1,83 @@
+import CReelFaces
+import Foundation
+import ReelMedia
+import ReelSupport
+import Synchronization
+
+/// A face found by the engine, in pixels of the picture it was found in.
+struct DetectedFace: Sendable {
+    var left: Double
+    var top: Double
+    var right: Double
+    var bottom: Double
+    var score: Double
+    var descriptor: [Float]
+}
+
+/// dlib's face detector, landmark model and recognition network, loaded once. Not thread-safe:
+/// `SharedFaceEngine` hands it to one thread at a time.
+final class FaceEngine {
+    private let engine: OpaquePointer
+
+    init(models: FaceModels) throws(ReelError) {
+        var message = [CChar](repeating: 0, count: 512)
+        let created = message.withUnsafeMutableBufferPointer { buffer in
+            reel_face_engine_create(models.landmarks.path, models.recognition.path, buffer.baseAddress, buffer.count)
+        }
+        guard let created else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .faceModelsMissing("cannot load \(models.landmarks.path) and \(models.recognition.path): \(text)")
+        }
+        engine = created
+    }
+
+    deinit { reel_face_engine_free(engine) }
+
+    /// The faces in `picture` scoring at least `minimumScore`, best first (at most 64).
+    func detect(_ picture: RGBPicture, upsample: Int, minimumScore: Double) throws(MediaFailure) -> [DetectedFace] {
+        let capacity = 64
+        var faces = [reel_face](repeating: reel_face(), count: capacity)
+        var message = [CChar](repeating: 0, count: 512)
+        let found = picture.pixels.withUnsafeBufferPointer { pixels in
+            faces.withUnsafeMutableBufferPointer { output in
+                message.withUnsafeMutableBufferPointer { error in
+                    reel_face_engine_detect(
+                        engine, pixels.baseAddress, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3),
+                        Int32(upsample), minimumScore, output.baseAddress, Int32(capacity), error.baseAddress, error.count)
+                }
+            }
+        }
+        guard found >= 0 else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .failed(.decode, operation: "face detection", message: text, code: nil)
+        }
+        return faces.prefix(min(Int(found), capacity)).map { face in
+            var copy = face
+            let descriptor = withUnsafeBytes(of: &copy.descriptor) { Array($0.bindMemory(to: Float.self)) }
+            return DetectedFace(left: Double(face.left), top: Double(face.top), right: Double(face.right),
+                                bottom: Double(face.bottom), score: Double(face.score), descriptor: descriptor)
+        }
+    }
+}
+
+/// One engine shared by the work of an analyzer, loaded on first use and used by one thread at
+/// a time.
+final class SharedFaceEngine: Sendable {
+    private let engine = Mutex<FaceEngine?>(nil)
+    private let models: URL?
+
+    /// An engine whose models are looked for from `models` first (see `FaceModels.locate`).
+    init(models: URL?) {
+        self.models = models
+    }
+
+    /// Runs `work` with the engine, loading it first if needed.
+    func withEngine<Value: Sendable>(_ work: (FaceEngine) throws(ReelError) -> Value) throws(ReelError) -> Value {
+        try engine.withLock { (loaded: inout FaceEngine?) throws(ReelError) -> Value in
+            if let loaded { return try work(loaded) }
+            let created = try FaceEngine(models: FaceModels.locate(explicit: models))
+            loaded = created
+            return try work(created)
+        }
+    }
+}
