@@ -71,6 +71,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ReelArgumentsTests", dependencies: ["ReelArguments"]),
+        // The MediaIntelligence article's samples, compiled and run against ReelKit.
+        .testTarget(name: "ArticleSampleTests", dependencies: ["ReelKit"]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelKit"]),
     ],
     swiftLanguageModes: [.v6],
