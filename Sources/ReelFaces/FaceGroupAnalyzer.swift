@@ -32,7 +32,7 @@ public actor FaceGroupAnalyzer {
     public nonisolated let workingDirectory: URL
     /// How faces are found.
     public nonisolated let options: Options
-    private let store: FaceStore
+    let store: FaceStore
     private let engine: SharedFaceEngine
     /// Counts changes, so an `update()` that overlapped an insert leaves the groups stale.
     private var changes = 0

@@ -158,6 +158,15 @@ final class FaceStore {
         }
     }
 
+    /// Where each stored asset's file was when it was inserted.
+    func assetPaths() throws(ReelError) -> [MediaIntelligenceAssetID: String] {
+        var paths: [MediaIntelligenceAssetID: String] = [:]
+        for row in try database.query("SELECT id, path FROM assets") {
+            if let id = row[0].text, let path = row[1].text { paths[MediaIntelligenceAssetID(id)] = path }
+        }
+        return paths
+    }
+
     /// The ids of every stored asset, sorted.
     func assetIDs() throws(ReelError) -> [MediaIntelligenceAssetID] {
         try database.query("SELECT id FROM assets ORDER BY id").compactMap { row in row.first?.text.map { MediaIntelligenceAssetID($0) } }

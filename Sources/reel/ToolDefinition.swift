@@ -14,7 +14,7 @@ enum ToolDefinition {
             version: version,
             commands: [
                 compress(presetNames: presetNames), HighlightsCommand.spec(presetNames: presetNames),
-                AnalyzeCommand.spec, ThumbnailCommand.spec, presets, probe,
+                AnalyzeCommand.spec, ThumbnailCommand.spec, FacesCommand.spec, presets, probe,
             ])
     }
 

@@ -55,6 +55,10 @@ case .run(let arguments):
         let command = AnalyzeCommand(arguments: arguments)
         let signals = SignalHandling()
         status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
+    case "faces":
+        let command = FacesCommand(arguments: arguments)
+        let signals = SignalHandling()
+        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
     case "presets":
         status = PresetsCommand(arguments: arguments, catalog: catalog).run()
     default:

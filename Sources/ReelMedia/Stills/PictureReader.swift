@@ -12,6 +12,19 @@ package struct RGBPicture: Sendable {
     package let pixels: [UInt8]
     /// When the picture is shown, for a video frame.
     package let time: MediaTime?
+
+    /// Creates the value from every field.
+    package init(
+        width: Int,
+        height: Int,
+        pixels: [UInt8],
+        time: MediaTime?
+    ) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+        self.time = time
+    }
 }
 
 /// Reads pictures for face detection: a photo's one picture, or a video's keyframes, upright
@@ -30,6 +43,27 @@ package enum PictureReader {
         }
         guard let picture else { throw .failed(.decode, "decode", "no picture could be decoded") }
         return picture
+    }
+
+    /// The video frame on screen at `seconds` from the video's start (the last frame starting
+    /// at or before it).
+    package static func frame(of source: MediaInfo, at seconds: Double, maximumSide: Int) throws(MediaFailure) -> RGBPicture {
+        guard let index = source.primaryVideoStreamIndex else { throw .noVideoStream }
+        let input = try InputFile.reopen(source, keeping: [index])
+        let decoder = try Decoder(input: input, streamIndex: index)
+        let start = source.layout?.stream(index)?.startSeconds ?? source.startTime
+        let target = start + seconds
+        try input.seek(toSeconds: target)
+        var best: (Frame, MediaTime)?
+        try decoder.forEachFrame(in: input) { frame throws(MediaFailure) in
+            guard let time = decoder.time(of: frame) else { return true }
+            if time.seconds > target + 1e-6, best != nil { return false }
+            best = (try frame.movedOut(), time)
+            return time.seconds <= target + 1e-6
+        }
+        guard let (frame, time) = best else { throw .failed(.decode, "decode", "no frame at \(seconds) s") }
+        let converter = PictureConverter(rotation: source.primaryVideo?.video?.rotation ?? 0, maximumSide: maximumSide)
+        return try converter.convert(frame, timeBase: decoder.timeBase, time: time - MediaTime(seconds: start, timescale: 1_000_000))
     }
 
     /// The video's keyframes, at most one per `interval` seconds (the first of each slot), in

@@ -92,6 +92,31 @@ package enum StillImageWriter {
         return best
     }
 
+    /// Writes a packed RGB picture as JPEG (`mjpeg`) or PNG (`png`).
+    package static func write(_ picture: RGBPicture, encoderName: String, to path: String) throws(MediaFailure) {
+        let frame = try Frame()
+        try frame.allocatePicture(width: Int32(picture.width), height: Int32(picture.height),
+                                  format: AV_PIX_FMT_RGB24.rawValue, stage: .filter)
+        guard let plane = frame.plane(0) else { throw .outOfMemory(operation: "av_frame_get_buffer") }
+        picture.pixels.withUnsafeBufferPointer { pixels in
+            guard let base = pixels.baseAddress else { return }
+            for row in 0..<picture.height {
+                (plane.data + row * plane.lineSize).update(from: base + row * picture.width * 3, count: picture.width * 3)
+            }
+        }
+        frame.pts = 0
+        let graph = try FilterGraph(
+            isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: frame, timeBase: av_make_q(1, 25)),
+            description: "format=\(encoderName == "mjpeg" ? "yuvj420p" : "rgb24")", threads: 1)
+        try graph.push(frame)
+        try graph.push(nil)
+        let image = try Frame()
+        guard try graph.pull(into: image) == .produced else {
+            throw .failed(.filter, "av_buffersink_get_frame", "the filter made no image")
+        }
+        try encode(image, encoderName: encoderName, to: path)
+    }
+
     /// Encodes one picture as JPEG (best quality scale) or PNG and writes the file.
     private static func encode(_ image: Frame, encoderName: String, to path: String) throws(MediaFailure) {
         let encoder = try Encoder(image: encoderName, for: image)
