@@ -52,7 +52,7 @@ let package = Package(
         ),
         // FaceGroupAnalyzer: faces found, stored (SQLite) and grouped into people.
         .target(name: "ReelFaces", dependencies: ["ReelSupport", "ReelMedia", "CReelFaces", "CSQLite"]),
-        .target(name: "ReelAnalysis", dependencies: ["ReelSupport", "ReelMedia"]),
+        .target(name: "ReelAnalysis", dependencies: ["ReelSupport", "ReelMedia", "ReelFaces"]),
         // Reels (highlight reels, thumbnails) on top of Compression and Analysis; the public
         // library re-exports every layer.
         .target(

@@ -135,3 +135,59 @@ extern "C" int reel_face_engine_detect(reel_face_engine *engine, const uint8_t *
     }
     return -1;
 }
+
+struct reel_face_finder {
+    dlib::frontal_face_detector detector = dlib::get_frontal_face_detector();
+};
+
+extern "C" reel_face_finder *reel_face_finder_create(char *error, size_t error_size) {
+    try {
+        return new reel_face_finder();
+    } catch (const std::exception &failure) {
+        write_error(error, error_size, failure.what());
+    } catch (...) {
+        write_error(error, error_size, "unknown error creating the face detector");
+    }
+    return nullptr;
+}
+
+extern "C" void reel_face_finder_free(reel_face_finder *finder) { delete finder; }
+
+extern "C" int reel_face_finder_find(reel_face_finder *finder, const uint8_t *gray, int width, int height, int stride,
+                                     double minimum_score, float *boxes, int capacity, char *error, size_t error_size) {
+    if (finder == nullptr || gray == nullptr || width <= 0 || height <= 0 || stride < width) {
+        write_error(error, error_size, "invalid picture");
+        return -1;
+    }
+    try {
+        dlib::array2d<unsigned char> picture(height, width);
+        for (int row = 0; row < height; ++row) {
+            std::memcpy(&picture[row][0], gray + static_cast<size_t>(row) * stride, static_cast<size_t>(width));
+        }
+        std::vector<dlib::rect_detection> detections;
+        finder->detector(picture, detections, 0.0);
+        std::sort(detections.begin(), detections.end(),
+                  [](const dlib::rect_detection &a, const dlib::rect_detection &b) {
+                      return a.detection_confidence > b.detection_confidence;
+                  });
+        int found = 0;
+        for (const auto &detection : detections) {
+            if (detection.detection_confidence < minimum_score) continue;
+            if (found < capacity) {
+                float *box = boxes + static_cast<size_t>(found) * 5;
+                box[0] = static_cast<float>(detection.rect.left());
+                box[1] = static_cast<float>(detection.rect.top());
+                box[2] = static_cast<float>(detection.rect.right() + 1);
+                box[3] = static_cast<float>(detection.rect.bottom() + 1);
+                box[4] = static_cast<float>(detection.detection_confidence);
+            }
+            ++found;
+        }
+        return found;
+    } catch (const std::exception &failure) {
+        write_error(error, error_size, failure.what());
+    } catch (...) {
+        write_error(error, error_size, "unknown error while finding faces");
+    }
+    return -1;
+}

@@ -14,8 +14,12 @@ struct AnalysisRun {
         let audio = AudioFeatureCollector(sampleRate: Double(AnalysisReader.audioSampleRate))
         let readout = try AnalysisReader.read(
             source: source, sampleRate: options.sampleRate, width: options.analysisWidth, height: options.analysisHeight,
+            faces: options.faces.map { faces in
+                FacePictureSampling(size: faces.size, everySlots: max(Int((faces.interval * options.sampleRate).rounded()), 1),
+                                    rotation: source.primaryVideo?.video?.rotation ?? 0)
+            },
             workers: options.decodeWorkers, shouldCancel: shouldCancel, progress: { [progress] in progress($0 * 0.9) },
-            makeSink: { SampledFrameCollector() },
+            makeSink: { [options] in SampledFrameCollector(minimumFaceScore: options.faces?.minimumScore ?? 0.25) },
             onAudio: { [audio] in audio.append($0) })
         let info = readout.info
         let sampled = SampledFrameCollector.joined(
@@ -69,7 +73,8 @@ struct AnalysisRun {
         let keyFrame = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: boundaries)
         return VideoAnalysis(
             duration: info.duration > 0 ? info.duration : (end - start).seconds, boundaries: boundaries, shots: shots, segments: segments,
-            keyFrame: keyFrame, decodePasses: 1, refinedCuts: refined, sampledFrames: frames.count)
+            keyFrame: keyFrame, decodePasses: 1, refinedCuts: refined, sampledFrames: frames.count,
+            faces: frames.compactMap { frame in frame.faces.map { FaceSample(time: frame.time, presence: $0) } })
     }
 
     /// Sorted boundaries inside the video, at least `minimumGap` apart (cuts win over gradual).

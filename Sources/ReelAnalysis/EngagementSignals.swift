@@ -22,6 +22,12 @@ public struct SegmentFeatures: Sendable, Equatable, Codable {
     public var onsetRate: Double
     /// Shot boundaries per minute in the 20 s around the segment.
     public var cutsPerMinute: Double
+    /// Share (0...1) of the face-searched samples in the segment that show a face.
+    public var faceShare: Double = 0
+    /// Mean share of the picture the largest face covers, over the face-searched samples.
+    public var faceArea: Double = 0
+    /// Mean centrality (0...1) of the largest face, over the samples that show one.
+    public var faceCentrality: Double = 0
 }
 
 /// One measured cue of how engaging a segment is: a small strategy, so new signals plug in.
@@ -78,6 +84,18 @@ public struct AudioOnsetSignal: EngagementSignal {
     public func score(_ features: SegmentFeatures) -> Double { min(features.onsetRate / 3, 1) }
 }
 
+/// People on screen: a large, central face scores 1 (a face filling a twentieth of the picture
+/// and more). Measured on every analysis; not weighted by default (`EngagementWeights`), so levels
+/// are as before unless you give it a weight.
+public struct FacePresenceSignal: EngagementSignal {
+    /// Creates the signal.
+    public init() {}
+    public var name: String { "faces" }
+    public func score(_ features: SegmentFeatures) -> Double {
+        features.faceShare * min(features.faceArea / 0.05, 1) * (0.6 + 0.4 * features.faceCentrality)
+    }
+}
+
 /// How much each signal counts, and how pictures that cannot be seen are held down.
 ///
 /// The engagement of a segment is the weighted mean of its signals, times a visibility factor
@@ -99,6 +117,7 @@ public struct EngagementWeights: Sendable, Equatable {
     /// The built-in signals.
     public static let standardSignals: [any EngagementSignal] = [
         MotionSignal(), AudioLoudnessSignal(), AudioOnsetSignal(), ShotRhythmSignal(), VisualQualitySignal(),
+        FacePresenceSignal(),
     ]
 }
 

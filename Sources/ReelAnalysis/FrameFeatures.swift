@@ -17,9 +17,33 @@ public struct FrameFeatures: Sendable, Equatable {
     public var colorfulness: Double
     /// Mean absolute Y/U/V difference to the previous sampled frame (0 for the first).
     public var change: Double
+    /// The faces seen, on the samples the face pass looked at (`nil` on the others).
+    public var faces: FacePresence?
 
     /// Whether the frame is (nearly) black or blank.
     public var isBlank: Bool { brightness < 0.09 && contrast < 0.04 || contrast < 0.012 }
+}
+
+/// Where faces are in one sampled frame: how many, how big, how central.
+public struct FacePresence: Sendable, Equatable, Codable {
+    /// The faces' boxes, normalized to the upright picture (origin top left), largest first.
+    public var boxes: [CGRect]
+
+    /// Creates a presence from normalized boxes.
+    public init(boxes: [CGRect]) {
+        self.boxes = boxes.sorted { $0.width * $0.height > $1.width * $1.height }
+    }
+
+    /// How many faces.
+    public var count: Int { boxes.count }
+    /// The largest face's share of the picture (0 without faces).
+    public var largestArea: Double { boxes.first.map { Double($0.width * $0.height) } ?? 0 }
+    /// How central the largest face is: 1 in the middle, 0 at a corner (0 without faces).
+    public var centrality: Double {
+        guard let box = boxes.first else { return 0 }
+        let dx = Double(box.midX) - 0.5, dy = Double(box.midY) - 0.5
+        return max(0, 1 - (dx * dx + dy * dy).squareRoot() / 0.5.squareRoot())
+    }
 }
 
 /// Audio measured over one short window.
@@ -72,7 +96,7 @@ enum PictureMeasurer {
         }
         return FrameFeatures(
             time: picture.time, brightness: mean / 255, contrast: variance.squareRoot() / 255,
-            sharpness: min(laplacian / 255, 1), colorfulness: min(chroma / 128, 1), change: change)
+            sharpness: min(laplacian / 255, 1), colorfulness: min(chroma / 128, 1), change: change, faces: nil)
     }
 
     /// Mean absolute difference of two planes, 0...1.

@@ -1,4 +1,5 @@
 import Foundation
+import ReelFaces
 import ReelMedia
 import ReelSupport
 import Synchronization
@@ -12,6 +13,17 @@ final class SampledFrameCollector: AnalysisPictureSink {
         var signatures: [[UInt8]] = []
         var firstPicture: SmallPicture?
         var lastPicture: SmallPicture?
+        /// Made on the first face picture; HOG detection alone.
+        var faceFinder: FacePresenceFinder?
+    }
+
+    /// Face detections scoring below this are ignored.
+    private let minimumFaceScore: Double
+
+    /// A collector; face pictures among the samples are searched for faces scoring at least
+    /// `minimumFaceScore`.
+    init(minimumFaceScore: Double = 0.25) {
+        self.minimumFaceScore = minimumFaceScore
     }
 
     private let samples = Mutex(Samples())
@@ -19,7 +31,14 @@ final class SampledFrameCollector: AnalysisPictureSink {
     func consume(_ picture: SmallPicture) {
         let signature = Self.signature(picture)
         samples.withLock { samples in
-            samples.features.append(PictureMeasurer.measure(picture, previous: samples.lastPicture))
+            var features = PictureMeasurer.measure(picture, previous: samples.lastPicture)
+            if let gray = picture.faceLuma {
+                if samples.faceFinder == nil { samples.faceFinder = FacePresenceFinder() }
+                let found = samples.faceFinder?.faces(inGray: gray.luma, width: gray.width, height: gray.height,
+                                                       minimumScore: minimumFaceScore) ?? []
+                features.faces = FacePresence(boxes: found.map(\.box))
+            }
+            samples.features.append(features)
             samples.signatures.append(signature)
             if samples.firstPicture == nil { samples.firstPicture = picture }
             samples.lastPicture = picture
@@ -46,7 +65,9 @@ final class SampledFrameCollector: AnalysisPictureSink {
                     chunkFeatures = chunkFeatures.dropFirst()
                     chunkSignatures = chunkSignatures.dropFirst()
                 } else {
-                    chunkFeatures[chunkFeatures.startIndex] = PictureMeasurer.measure(first, previous: previous)
+                    var remeasured = PictureMeasurer.measure(first, previous: previous)
+                    remeasured.faces = chunkFeatures[chunkFeatures.startIndex].faces
+                    chunkFeatures[chunkFeatures.startIndex] = remeasured
                 }
             }
             features += chunkFeatures

@@ -34,6 +34,8 @@ enum SegmentAggregator {
         let changes = inside.dropFirst().map(\.change).sorted()
         let motion = changes.isEmpty ? 0 : changes[changes.count / 2]
         func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+        let searched = inside.compactMap(\.faces)
+        let withFaces = searched.filter { $0.count > 0 }
         let sound = audio.filter { $0.start >= start - 0.05 && $0.start < end }
         let window = 10.0
         let nearbyCuts = cutTimes.filter { $0 >= (start + end) / 2 - window && $0 < (start + end) / 2 + window }.count
@@ -47,7 +49,10 @@ enum SegmentAggregator {
             blankFraction: Double(inside.filter(\.isBlank).count) / Double(max(inside.count, 1)),
             loudness: hasAudio && !sound.isEmpty ? 10 * log10Mean(sound.map(\.loudness)) : -100,
             onsetRate: sound.isEmpty ? 0 : sound.map(\.onset).reduce(0, +) / max(end - start, 0.1),
-            cutsPerMinute: Double(nearbyCuts) / max(covered, 2 * window) * 60)
+            cutsPerMinute: Double(nearbyCuts) / max(covered, 2 * window) * 60,
+            faceShare: searched.isEmpty ? 0 : Double(withFaces.count) / Double(searched.count),
+            faceArea: mean(searched.map(\.largestArea)),
+            faceCentrality: mean(withFaces.map(\.centrality)))
     }
 
     /// The mean power of dB values, back in dB / 10 (so that 10 x result is dB).

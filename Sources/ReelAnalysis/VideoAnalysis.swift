@@ -21,6 +21,16 @@ public struct VideoAnalysis: Sendable, Equatable {
     public var refinedCuts: Int
     /// Frames measured in the main pass.
     public var sampledFrames: Int
+    /// The faces seen on the samples the face pass searched (empty when it was off).
+    public var faces: [FaceSample] = []
+}
+
+/// Faces on one searched sample.
+public struct FaceSample: Sendable, Equatable, Codable {
+    /// When the sample is shown.
+    public var time: MediaTime
+    /// Where the faces are.
+    public var presence: FacePresence
 }
 
 extension VideoAnalysis {

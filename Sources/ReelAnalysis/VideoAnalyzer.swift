@@ -3,6 +3,21 @@ import ReelMedia
 import ReelSupport
 import Synchronization
 
+/// How the analyzer looks for faces: dlib's HOG detector (no model files) on an upright gray
+/// picture of some samples. It finds faces of about 80 pixels and up, so at the default size a
+/// face must fill about a third of the picture's height (close-ups and medium shots).
+public struct FacePresenceOptions: Sendable, Equatable {
+    /// Seconds between the samples searched.
+    public var interval: Double = 1
+    /// The longer side, in pixels, of the picture searched.
+    public var size = 480
+    /// Detections scoring below this are ignored.
+    public var minimumScore = 0.25
+
+    /// The defaults.
+    public init() {}
+}
+
 /// Finds a video's key frame, shots and most engaging segments, modeled on MediaIntelligence's
 /// `VideoAnalyzer`: CPU only, offline, one FFmpeg decode however many requests are passed.
 ///
@@ -26,6 +41,9 @@ public final class VideoAnalyzer: Sendable {
         public var weights = EngagementWeights()
         /// The engagement signals; add your own `EngagementSignal` and give it a weight.
         public var signals: [any EngagementSignal] = EngagementWeights.standardSignals
+        /// Where faces are looked for in the same decode (`FrameFeatures.faces`,
+        /// `SegmentFeatures.faceArea`, `VideoAnalysis.faces`); `nil` skips it.
+        public var faces: FacePresenceOptions? = FacePresenceOptions()
 
         /// The defaults.
         public init() {}

@@ -44,6 +44,21 @@ int reel_face_engine_detect(reel_face_engine *engine, const uint8_t *rgb, int wi
                             int upsample, double minimum_score, reel_face *faces, int capacity,
                             char *error, size_t error_size);
 
+/// dlib's HOG face detector alone (no model files): finds faces without describing them.
+typedef struct reel_face_finder reel_face_finder;
+
+/// A detector; NULL with a message in `error` on failure.
+reel_face_finder *reel_face_finder_create(char *error, size_t error_size);
+
+/// Frees a finder (NULL is ignored).
+void reel_face_finder_free(reel_face_finder *finder);
+
+/// Finds faces in an 8-bit gray picture (`stride` bytes a row), best first, scoring at least
+/// `minimum_score`. Writes at most `capacity` boxes (left, top, right, bottom, score: five
+/// floats each, pixels) and returns how many were found, or -1 with a message in `error`.
+int reel_face_finder_find(reel_face_finder *finder, const uint8_t *gray, int width, int height, int stride,
+                          double minimum_score, float *boxes, int capacity, char *error, size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

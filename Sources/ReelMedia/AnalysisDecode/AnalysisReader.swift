@@ -56,7 +56,8 @@ package enum AnalysisReader {
     /// each sink then receives its chunk's pictures from one worker. `onAudio` receives the
     /// audio in order, from one worker.
     package static func read<Sink: AnalysisPictureSink>(
-        source: MediaInfo, sampleRate: Double, width: Int, height: Int, skipping: FrameSkipping = .bidirectional,
+        source: MediaInfo, sampleRate: Double, width: Int, height: Int, faces: FacePictureSampling? = nil,
+        skipping: FrameSkipping = .bidirectional,
         workers requestedWorkers: Int? = nil,
         shouldCancel: @escaping @Sendable () -> Bool,
         progress: @escaping @Sendable (Double) -> Void,
@@ -117,7 +118,8 @@ package enum AnalysisReader {
                             if let worker {
                                 reader = worker
                             } else {
-                                reader = try AnalysisVideoWorker(stream: videoStream, threads: threads, width: width, height: height)
+                                reader = try AnalysisVideoWorker(
+                                    stream: videoStream, threads: threads, width: width, height: height, faces: faces)
                                 worker = reader
                             }
                             let seconds = (chunk.end.map { Double($0) * timeBase } ?? info.videoStart + info.duration) - chunkStarts[chunk.index]

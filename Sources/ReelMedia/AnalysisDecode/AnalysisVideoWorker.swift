@@ -19,6 +19,23 @@ package struct SampleClock: Sendable {
     package func slot(of time: MediaTime) -> Int { Int(((time.seconds - start) * rate).rounded(.down)) }
 }
 
+/// Which samples also get a larger, upright gray picture for face detection.
+package struct FacePictureSampling: Sendable, Equatable {
+    /// The gray picture's longer side in pixels.
+    package var size: Int
+    /// One face picture every this many sampling slots.
+    package var everySlots: Int
+    /// The video's clockwise display rotation, undone so faces stand upright.
+    package var rotation: Int
+
+    /// Creates the sampling.
+    package init(size: Int, everySlots: Int, rotation: Int) {
+        self.size = size
+        self.everySlots = everySlots
+        self.rotation = rotation
+    }
+}
+
 /// Receives the sampled pictures of one chunk, in time order, from one thread at a time.
 package protocol AnalysisPictureSink: AnyObject, Sendable {
     func consume(_ picture: SmallPicture)
@@ -54,6 +71,8 @@ final class AnalysisVideoWorker {
     private let stream: ProbedStream
     private let decoder: Decoder
     private let downscaler: Downscaler
+    private let faceSampling: FacePictureSampling?
+    private var faceScaler: Downscaler?
     private let videoIndex: Int
     private let frame: Frame
     private let packet: Packet
@@ -62,7 +81,8 @@ final class AnalysisVideoWorker {
     private var used = false
 
     /// A worker on its own demuxer for the video stream `stream`.
-    init(stream: ProbedStream, threads: Int32, width: Int, height: Int) throws(MediaFailure) {
+    init(stream: ProbedStream, threads: Int32, width: Int, height: Int, faces: FacePictureSampling? = nil) throws(MediaFailure) {
+        faceSampling = faces
         let videoIndex = stream.index
         input = try InputFile.reopen(stream)
         self.stream = stream
@@ -126,7 +146,11 @@ final class AnalysisVideoWorker {
             let slot = clock.slot(of: time)
             guard slot != lastSlot else { return true }
             lastSlot = slot
-            sink.consume(try downscaler.shrink(frame, time: time))
+            var picture = try downscaler.shrink(frame, time: time)
+            if let faceSampling, slot % max(faceSampling.everySlots, 1) == 0 {
+                picture.faceLuma = try facePicture(frame, sampling: faceSampling)
+            }
+            sink.consume(picture)
             result.sampledPictures += 1
             advanced(time.seconds)
             return true
@@ -156,5 +180,20 @@ final class AnalysisVideoWorker {
         }
         if !finished { try decoder.decode(nil, into: frame, take) }
         return result
+    }
+
+    /// `frame` as an upright gray picture whose longer side is `sampling.size` (never enlarged).
+    private func facePicture(_ frame: Frame, sampling: FacePictureSampling) throws(MediaFailure) -> GrayPicture {
+        let scaler: Downscaler
+        if let existing = faceScaler {
+            scaler = existing
+        } else {
+            let width = Int(frame.width), height = Int(frame.height)
+            let scale = min(Double(sampling.size) / Double(max(width, height, 1)), 1)
+            scaler = try Downscaler(width: max(Int(Double(width) * scale) / 2 * 2, 2),
+                                    height: max(Int(Double(height) * scale) / 2 * 2, 2))
+            faceScaler = scaler
+        }
+        return try scaler.shrinkLuma(frame).rotated(clockwise: sampling.rotation)
     }
 }

@@ -10,6 +10,46 @@ package struct SmallPicture: Sendable {
     package var luma: [UInt8]
     package var chromaU: [UInt8]
     package var chromaV: [UInt8]
+    /// A larger gray picture of the same frame, upright, for face detection (on some samples).
+    package var faceLuma: GrayPicture?
+}
+
+/// An 8-bit gray picture, row after row.
+package struct GrayPicture: Sendable {
+    package var width: Int
+    package var height: Int
+    package var luma: [UInt8]
+
+    /// Creates the value from every field.
+    package init(
+        width: Int,
+        height: Int,
+        luma: [UInt8]
+    ) {
+        self.width = width
+        self.height = height
+        self.luma = luma
+    }
+
+    /// The picture turned `clockwise` degrees (0, 90, 180, 270).
+    package func rotated(clockwise: Int) -> GrayPicture {
+        let turn = ((clockwise % 360) + 360) % 360
+        guard turn != 0 else { return self }
+        let outWidth = turn == 180 ? width : height, outHeight = turn == 180 ? height : width
+        var result = [UInt8](repeating: 0, count: luma.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let (nx, ny): (Int, Int)
+                switch turn {
+                case 90: (nx, ny) = (height - 1 - y, x)
+                case 180: (nx, ny) = (width - 1 - x, height - 1 - y)
+                default: (nx, ny) = (y, width - 1 - x)
+                }
+                result[ny * outWidth + nx] = luma[y * width + x]
+            }
+        }
+        return GrayPicture(width: outWidth, height: outHeight, luma: result)
+    }
 }
 
 /// Shrinks decoded frames with swscale's area filter into one reused small frame.
@@ -44,7 +84,14 @@ final class Downscaler {
             time: time, width: w, height: h,
             luma: Self.copy(small.data.0, stride: Int(small.linesize.0), width: w, height: h),
             chromaU: Self.copy(small.data.1, stride: Int(small.linesize.1), width: (w + 1) / 2, height: (h + 1) / 2),
-            chromaV: Self.copy(small.data.2, stride: Int(small.linesize.2), width: (w + 1) / 2, height: (h + 1) / 2))
+            chromaV: Self.copy(small.data.2, stride: Int(small.linesize.2), width: (w + 1) / 2, height: (h + 1) / 2),
+            faceLuma: nil)
+    }
+
+    /// Downscales `frame` and copies out the luma plane alone.
+    func shrinkLuma(_ frame: Frame) throws(MediaFailure) -> GrayPicture {
+        let picture = try shrink(frame, time: .zero)
+        return GrayPicture(width: picture.width, height: picture.height, luma: picture.luma)
     }
 
     private static func copy(_ plane: UnsafeMutablePointer<UInt8>?, stride: Int, width: Int, height: Int) -> [UInt8] {

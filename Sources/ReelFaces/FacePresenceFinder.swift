@@ -1,0 +1,41 @@
+import CReelFaces
+import Foundation
+import ReelSupport
+
+/// Where the faces of one picture are, cheaply: dlib's HOG detector alone (no models, no
+/// descriptors), for the video analyzer's face presence. Not thread-safe: one per worker.
+package final class FacePresenceFinder {
+    private let finder: OpaquePointer
+
+    /// A finder; `nil` if dlib could not create its detector.
+    package init?() {
+        var message = [CChar](repeating: 0, count: 256)
+        guard let created = message.withUnsafeMutableBufferPointer({ reel_face_finder_create($0.baseAddress, $0.count) }) else {
+            return nil
+        }
+        finder = created
+    }
+
+    deinit { reel_face_finder_free(finder) }
+
+    /// The faces in an 8-bit gray picture, best first, as boxes normalized to 0...1 with their
+    /// detection scores; empty when detection fails.
+    package func faces(inGray luma: [UInt8], width: Int, height: Int, minimumScore: Double) -> [(box: CGRect, score: Double)] {
+        guard width > 0, height > 0, luma.count >= width * height else { return [] }
+        let capacity = 16
+        var boxes = [Float](repeating: 0, count: capacity * 5)
+        let found = luma.withUnsafeBufferPointer { pixels in
+            boxes.withUnsafeMutableBufferPointer { output in
+                reel_face_finder_find(finder, pixels.baseAddress, Int32(width), Int32(height), Int32(width), minimumScore,
+                                      output.baseAddress, Int32(capacity), nil, 0)
+            }
+        }
+        guard found > 0 else { return [] }
+        return (0..<min(Int(found), capacity)).map { index in
+            let box = Array(boxes[(index * 5)..<(index * 5 + 5)])
+            let left = max(Double(box[0]), 0) / Double(width), top = max(Double(box[1]), 0) / Double(height)
+            let right = min(Double(box[2]), Double(width)) / Double(width), bottom = min(Double(box[3]), Double(height)) / Double(height)
+            return (CGRect(x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0)), Double(box[4]))
+        }
+    }
+}
