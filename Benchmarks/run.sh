@@ -5,7 +5,7 @@
 #   Benchmarks/run.sh                               # everything (make bench)
 #   BENCH_RUNS=5 Benchmarks/run.sh                  # runs per side (default 3)
 #   BENCH_ONLY=compression,analysis Benchmarks/run.sh
-#       sections: compression quality analysis reels memory
+#       sections: compression quality analysis reels memory faces
 #   BENCH_FULL_RUNS=3                               # runs of the 10-minute full transcode (default 1)
 set -euo pipefail
 
@@ -19,7 +19,7 @@ VENV="$BENCH_DIR/.venv"
 REEL="${REEL:-$ROOT/.build/release/reel}"
 RUNS="${BENCH_RUNS:-3}"
 FULL_RUNS="${BENCH_FULL_RUNS:-1}"
-ONLY="${BENCH_ONLY:-compression,quality,analysis,reels,memory}"
+ONLY="${BENCH_ONLY:-compression,quality,analysis,reels,memory,faces}"
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 export LC_ALL=C
 
@@ -42,6 +42,12 @@ install_deps() {
         python3 -m venv "$VENV"
         "$VENV/bin/pip" install -q --upgrade pip
         "$VENV/bin/pip" install -q scenedetect opencv-python-headless
+    fi
+    if want faces && ! "$VENV/bin/python" -c 'import face_recognition' 2>/dev/null; then
+        # The peer of the faces section builds dlib's Python module from source (cmake, minutes).
+        command -v cmake >/dev/null || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq cmake; }
+        log "installing face_recognition (building dlib) into Benchmarks/.venv"
+        "$VENV/bin/pip" install -q dlib==19.24.6 face_recognition==1.3.0
     fi
     [ -x "$REEL" ] || { echo "missing $REEL: run 'make release' first" >&2; exit 1; }
 }
@@ -267,6 +273,36 @@ bench_memory() {
     # the 10-minute compress with the same settings is the full transcode of the reels section
 }
 
+# ---------------------------------------------------------------- 6. faces
+bench_faces() {
+    start_section faces
+    local dir="$IN/faces" photos="$WORK/photos"
+    "$ROOT/Fixtures/fetch-face-photos.sh" "$photos"
+    "$ROOT/Fixtures/fetch-face-models.sh"
+    if [ ! -f "$dir/pair.jpg" ]; then
+        mkdir -p "$dir"
+        cp "$photos"/obama.jpg "$photos"/obama2.jpg "$photos"/obama3.jpg "$photos"/biden.jpg \
+            "$photos"/astronaut.png "$photos"/chelsea.png "$dir"/
+        ffmpeg -nostdin -v error -y -i "$photos/obama.jpg" -vf hflip -q:v 2 "$dir/obama-flipped.jpg"
+        ffmpeg -nostdin -v error -y -i "$photos/biden.jpg" -vf "scale=iw/3:-2" -q:v 2 "$dir/biden-small.jpg"
+        ffmpeg -nostdin -v error -y -i "$photos/obama2.jpg" -vf "crop=iw:ih/2:0:0" -q:v 2 "$dir/obama2-top.jpg"
+        ffmpeg -nostdin -v error -y -i "$photos/obama3.jpg" -i "$photos/biden.jpg" -filter_complex \
+            "[0]scale=-2:600,format=yuvj420p[a];[1]scale=-2:600,format=yuvj420p[b];[a][b]hstack=2" -q:v 2 "$dir/pair.jpg"
+    fi
+    record faces images "$(find "$dir" -type f | wc -l)"
+    local rcmd=("$REEL" faces add "$dir" --index "$OUT/faces-index" --update --json --quiet)
+    local pcmd=("$VENV/bin/python" "$BENCH_DIR/faces_peer.py" "$dir")
+    record faces reel.cmd "${rcmd[*]}"
+    record faces peer.cmd "${pcmd[*]}"
+    log "faces ($RUNS runs each, alternately)"
+    for ((i = 1; i <= RUNS; i++)); do
+        rm -rf "$OUT/faces-index"
+        measure faces reel "$OUT/faces-reel.json" "${rcmd[@]}"
+        measure faces peer "$OUT/faces-peer.json" "${pcmd[@]}"
+    done
+    python3 "$BENCH_DIR/faces_compare.py" "$OUT/faces-reel.json" "$OUT/faces-peer.json" > "$RES/faces.json"
+}
+
 # ---------------------------------------------------------------- main
 main() {
     local t0=$SECONDS
@@ -283,6 +319,7 @@ main() {
     want analysis && bench_analysis
     want reels && bench_reels
     want memory && bench_memory
+    want faces && bench_faces
     echo "$((SECONDS - t0))" > "$RES/runtime.txt"
     # one line per invocation: date, sections, seconds (BENCHMARKS.md lists the runs its figures come from)
     echo "$(date -u '+%Y-%m-%d %H:%M UTC') $ONLY $((SECONDS - t0))" >> "$RES/runtime.log"

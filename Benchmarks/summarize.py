@@ -514,6 +514,40 @@ else:
                       None if r_ is None else r_ <= RSS_FLAT,
                       "n/a" if r_ is None else f"{f_mb(a)} -> {f_mb(b)} ({r_:.2f}x)"))
 
+# ------------------------------------------------------------------ 6. faces
+md.append("## 6. Faces: reel faces vs the Python face_recognition package\n")
+t = load_times("faces")
+fpath = os.path.join(RES, "faces.json")
+if not t or not os.path.exists(fpath):
+    md.append(NOT_RUN + "\n")
+    goals.append(("Faces: the same faces and groups as face_recognition, at least as fast per image", None, "not run"))
+else:
+    with open(fpath) as f:
+        fr = json.load(f)
+    facts = load_facts("faces")
+    images = int(facts.get("images", "0") or 0)
+    rw, pw = med(t, "reel", "wall"), med(t, "peer", "wall")
+    md.append(f"{images} real photos (face_recognition's portraits, scikit-image's astronaut and cat) and "
+              "copies flipped, scaled, cropped and side by side; both tools on dlib's models with HOG and one "
+              "upsampling (reel on the picture scaled to 1024 px, face_recognition on the full picture), "
+              "grouped by chinese whispers at 0.5. Each whole command is timed (loading included), "
+              f"{runs(t, 'reel')} runs each, alternately, medians.\n")
+    md.append(f"- reel: `{facts.get('reel.cmd', '')}`\n- face_recognition: `{facts.get('peer.cmd', '')}`\n")
+    rows = [["reel", f_s(rw), f_s(rw / images if rw and images else None), f_mb(med(t, "reel", "rss")),
+             str(fr["reel_faces"]), str(fr["reel_people"])],
+            ["face_recognition", f_s(pw), f_s(pw / images if pw and images else None), f_mb(med(t, "peer", "rss")),
+             str(fr["peer_faces"]), str(fr["peer_people"])]]
+    md.append(table(["tool", "wall", "per image", "peak RSS", "faces", "people (of matched faces)"], rows) + "\n")
+    md.append(table(["image", "faces reel", "faces face_recognition"],
+                    [[k, str(v["reel"]), str(v["peer"])] for k, v in sorted(fr["files"].items())]) + "\n")
+    md.append(f"Faces matched by box overlap: {fr['matched']}; grouping agreement over their pairs: "
+              f"{fr['pair_agreement'] * 100:.0f}%.\n")
+    same = fr["pair_agreement"] == 1.0 and fr["matched"] == fr["peer_faces"]
+    faster = rw is not None and pw is not None and rw <= pw
+    goals.append(("Faces: the same faces and groups as face_recognition, at least as fast per image",
+                  same and faster, f"{fr['matched']}/{fr['peer_faces']} faces matched, "
+                  f"{fr['pair_agreement'] * 100:.0f}% pair agreement; {f_s(rw)} vs {f_s(pw)}"))
+
 # ------------------------------------------------------------------ goals
 md.append("## Goals\n")
 rows = [[g, "n/a (not run)" if ok is None else ("**met**" if ok else "**missed**"), txt] for g, ok, txt in goals]

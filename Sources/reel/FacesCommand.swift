@@ -131,7 +131,16 @@ struct FacesCommand {
                 MediaIntelligenceVideoAsset(id: .init($0.url.path), kind: .url($0.url))
             }))
         }
-        if arguments.flag("update") { try await analyzer.update() }
+        if arguments.flag("update") {
+            try await analyzer.update()
+            // Report the faces with the people they were grouped into.
+            var grouped: [(String, [Face])] = []
+            for (name, _) in added {
+                let id = names.first { $0.value == name }?.key ?? name
+                grouped.append((name, try await analyzer.fetchFaces(for: MediaIntelligenceAssetID(id))))
+            }
+            added = grouped
+        }
         let state = await analyzer.state
         report([
             ("action", .string("add")),
