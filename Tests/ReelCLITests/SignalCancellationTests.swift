@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Ctrl-C and SIGTERM stop a compression cleanly.
-@Suite(.timeLimit(.minutes(5))) struct SignalTests {
+/// Ctrl-C and SIGTERM stop a compression cleanly. Timed against a running process, so `make
+/// test` runs it with the other *Cancellation* suites, alone.
+@Suite(.timeLimit(.minutes(5))) struct SignalCancellationTests {
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func signalLeavesNoPartialOutput(signal: Int32, expectedStatus: Int32) throws {
         let scratch = try Scratch()
@@ -40,12 +41,26 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let video = try TestClips.copy(.minute, to: scratch.url, as: "minute.mp4")
-        let running = try Reel.start(arguments, in: scratch.url)
-        let opened = Self.waitUntil(running.process, opens: video, deadline: Date().addingTimeInterval(30))
-        #expect(opened, "the command never opened the video")
-        kill(running.process.processIdentifier, signal)
-        #expect(running.process.waitForExit(timeout: 30), "the process did not stop")
-        let run = try running.result()
+        var finishedFirst = 0
+        var stopped: ReelRun?
+        // A machine busy enough to starve this test's polling may let the command finish before
+        // the signal goes out: that attempt proves nothing, so it is made again (at most 3 times).
+        while stopped == nil, finishedFirst < 3 {
+            let running = try Reel.start(arguments, in: scratch.url)
+            let opened = Self.waitUntil(running.process, opens: video, deadline: Date().addingTimeInterval(30))
+            #expect(opened || !running.process.isRunning, "the command never opened the video")
+            guard running.process.isRunning else {
+                _ = running.process.waitForExit(timeout: 30)
+                _ = try running.result()
+                try? FileManager.default.removeItem(at: scratch.path("key.jpg"))
+                finishedFirst += 1
+                continue
+            }
+            kill(running.process.processIdentifier, signal)
+            #expect(running.process.waitForExit(timeout: 30), "the process did not stop")
+            stopped = try running.result()
+        }
+        let run = try #require(stopped, "the command finished before every signal")
         #expect(run.status == expectedStatus, "\(run.stderr)")
         #expect(run.stderr.contains("interrupted by"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("key.jpg").path))
