@@ -20,6 +20,7 @@ final class FaceEngine {
     private let engine: OpaquePointer
 
     init(models: FaceModels) throws(ReelError) {
+        DetectorCache.install()
         var message = [CChar](repeating: 0, count: 512)
         let created = message.withUnsafeMutableBufferPointer { buffer in
             reel_face_engine_create(models.landmarks.path, models.recognition.path, buffer.baseAddress, buffer.count)

@@ -9,6 +9,7 @@ package final class FacePresenceFinder {
 
     /// A finder; `nil` if dlib could not create its detector.
     package init?() {
+        DetectorCache.install()
         var message = [CChar](repeating: 0, count: 256)
         guard let created = message.withUnsafeMutableBufferPointer({ reel_face_finder_create($0.baseAddress, $0.count) }) else {
             return nil
@@ -38,4 +39,21 @@ package final class FacePresenceFinder {
             return (CGRect(x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0)), Double(box[4]))
         }
     }
+}
+
+/// Where dlib's HOG detector is cached in its plain serialized form:
+/// `$XDG_CACHE_HOME/reel/hog-frontal-face.dat`, else `~/.cache/reel/hog-frontal-face.dat`.
+enum DetectorCache {
+    private static let installed: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        let directory = cache.appendingPathComponent("reel", isDirectory: true)
+        guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return false }
+        reel_face_set_detector_cache(directory.appendingPathComponent("hog-frontal-face.dat").path)
+        return true
+    }()
+
+    /// Points the C shim at the cache file, once per process.
+    static func install() { _ = installed }
 }

@@ -15,6 +15,10 @@ extern "C" {
 /// Numbers in a face descriptor.
 #define REEL_FACE_DESCRIPTOR_LENGTH 128
 
+/// Where to keep dlib's HOG detector in its plain serialized form (loads in milliseconds instead
+/// of the half second dlib takes to build it). The first call wins; call before any other.
+void reel_face_set_detector_cache(const char *path);
+
 /// Loaded models; use from one thread at a time.
 typedef struct reel_face_engine reel_face_engine;
 
