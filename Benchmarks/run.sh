@@ -218,6 +218,9 @@ bench_analysis() {
         log "analysis $clip ($RUNS runs each, alternately)"
         for ((i = 1; i <= RUNS; i++)); do
             measure analysis "$clip.reel" "$OUT/analysis-$clip-reel.json" "$REEL" analyze "$in" --json --quiet
+            # What the face pass costs (it is on by default).
+            [[ $clip == src1080p30_60s ]] && measure analysis "$clip.reel_nofaces" /dev/null "$REEL" analyze "$in" \
+                --json --quiet --no-faces
             rm -f "$OUT/analysis-$clip-scenedetect.csv"
             measure analysis "$clip.scenedetect" /dev/null "$VENV/bin/scenedetect" -i "$in" -q -o "$OUT" \
                 detect-adaptive list-scenes -f "analysis-$clip-scenedetect.csv"

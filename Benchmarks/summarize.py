@@ -431,6 +431,12 @@ else:
                   "takes less than 3x the floor, the 3x goal cannot be reached by this design on this machine.\n")
         md.append(table(["clip", "floor CPU", "floor / cores", "reel wall", "best possible vs PySD",
                          "reel vs PySD"], floors) + "\n")
+    nf, wf = med(t, "src1080p30_60s.reel_nofaces", "wall"), med(t, "src1080p30_60s.reel", "wall")
+    if nf and wf:
+        md.append(f"The face pass (on by default: dlib's HOG detector on an upright 480 px gray picture once a "
+                  f"second, in the same decode) on `src1080p30_60s`: {f_s(wf)} with it, {f_s(nf)} with "
+                  f"`--no-faces` ({(wf / nf - 1) * 100:+.0f}%; CPU {f_s(med(t, 'src1080p30_60s.reel', 'cpu'))} vs "
+                  f"{f_s(med(t, 'src1080p30_60s.reel_nofaces', 'cpu'))}).\n")
     md.append("Commands: `reel analyze IN --json --quiet`; `scenedetect -i IN -q -o DIR detect-adaptive "
               "list-scenes -f NAME.csv` (cut list = first CSV row; PySceneDetect decodes every frame with "
               "OpenCV, default detector settings); `ffmpeg -nostdin -nostats -v info -i IN -vf "
