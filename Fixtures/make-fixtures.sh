@@ -244,30 +244,29 @@ mk_audio_only_m4a() {
 
 # A copy of cfr_audio.mp4 with 16 KiB of seeded noise written over the middle of the mdat
 # payload; ftyp, moov and the sample tables are intact, so it opens but decodes with errors.
-mk_corrupted_mp4() {
-  build cfr_audio.mp4
-  local src="$OUTDIR/cfr_audio.mp4" hit off size pos
-  cp "$src" "$1"
+# Writes BYTES bytes of seeded noise over the middle of SOURCE's mdat payload, into OUT (same
+# size, header and moov intact).
+noise_over_media() {
+  local src=$1 out=$2 bytes=$3 seed=$4 hit off size pos
+  cp "$src" "$out"
   hit=$(grep -m1 -obUaF mdat "$src") || { echo "no mdat in $src" >&2; return 1; }
   off=${hit%%:*}
   size=$(od -An -tu1 -j $((off - 4)) -N4 "$src" | awk '{print ($1*16777216)+($2*65536)+($3*256)+$4}')
   pos=$((off + 4 + size / 2))
-  "${FF[@]}" -f lavfi -i "anoisesrc=seed=1234:r=16384:d=1" -c:a pcm_u8 -f u8 - \
-    | dd of="$1" bs=1 seek="$pos" conv=notrunc status=none
+  "${FF[@]}" -f lavfi -i "anoisesrc=seed=$seed:r=$bytes:d=1" -c:a pcm_u8 -f u8 - \
+    | dd of="$out" bs=1 seek="$pos" conv=notrunc status=none
 }
 
-# cfr_audio.mp4 with 256 bytes of seeded noise over the middle of its media data: one damaged
-# video packet, which decoders reject or conceal.
+# 16 KB of noise: damage the decoders reject over many packets.
+mk_corrupted_mp4() {
+  build cfr_audio.mp4
+  noise_over_media "$OUTDIR/cfr_audio.mp4" "$1" 16384 1234
+}
+
+# 256 bytes of noise: one damaged video packet, which the decoder conceals.
 mk_damaged_packet_mp4() {
   build cfr_audio.mp4
-  local src="$OUTDIR/cfr_audio.mp4" hit off size pos
-  cp "$src" "$1"
-  hit=$(grep -m1 -obUaF mdat "$src") || { echo "no mdat in $src" >&2; return 1; }
-  off=${hit%%:*}
-  size=$(od -An -tu1 -j $((off - 4)) -N4 "$src" | awk '{print ($1*16777216)+($2*65536)+($3*256)+$4}')
-  pos=$((off + 4 + size / 2))
-  "${FF[@]}" -f lavfi -i "anoisesrc=seed=99:r=256:d=1" -c:a pcm_u8 -f u8 - \
-    | dd of="$1" bs=1 seek="$pos" conv=notrunc status=none
+  noise_over_media "$OUTDIR/cfr_audio.mp4" "$1" 256 99
 }
 
 # --- driver ----------------------------------------------------------------------------------
