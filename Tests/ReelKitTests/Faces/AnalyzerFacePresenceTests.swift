@@ -10,10 +10,10 @@ import Testing
         // 4 s of a portrait, 4 s of the astronaut (a smaller face), 4 s of a cat.
         let video = try FaceFixtures.slideshow(["obama.jpg", "astronaut.png", "chelsea.png"], seconds: 4, as: "three.mp4", in: directory)
         let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: video))
-        // One searched sample a second.
-        #expect(analysis.faces.count == 12, "\(analysis.faces.map(\.time.seconds))")
+        // One searched sample every 2 s.
+        #expect(analysis.faces.count == 6, "\(analysis.faces.map(\.time.seconds))")
         let withFaces = analysis.faces.filter { $0.presence.count > 0 }.map { Int($0.time.seconds) }
-        #expect(withFaces.allSatisfy { $0 < 8 } && withFaces.count >= 6, "faces at \(withFaces)")
+        #expect(withFaces.allSatisfy { $0 < 8 } && withFaces.count >= 3, "faces at \(withFaces)")
         let portrait = try #require(analysis.faces.first { $0.time.seconds < 1 }?.presence)
         #expect(portrait.count == 1 && portrait.largestArea > 0.05 && portrait.centrality > 0.5, "\(portrait)")
         let first = try #require(analysis.segments.first)
@@ -28,7 +28,7 @@ import Testing
         #expect(analysis.faces.isEmpty)
         #expect(analysis.segments.allSatisfy { $0.features.faceShare == 0 })
         let searched = try await VideoAnalyzer().analysis(of: try VideoAsset(url: try Fixtures.clip("story.mp4")))
-        #expect(searched.faces.count == 24 && searched.faces.allSatisfy { $0.presence.count == 0 })
+        #expect(searched.faces.count == 12 && searched.faces.allSatisfy { $0.presence.count == 0 })
         // Not weighted by default: the levels are the same with or without the face pass.
         #expect(searched.segments.map(\.level) == analysis.segments.map(\.level))
     }
