@@ -14,8 +14,11 @@ import ReelKit
         process.executableURL = root.appendingPathComponent("Fixtures/fetch-face-photos.sh")
         process.arguments = [directory.path]
         try process.run()
+        let deadline = Date().addingTimeInterval(300)
+        while process.isRunning, Date() < deadline { usleep(5_000) }
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        try #require(process.terminationStatus == 0, "fetching the photos failed or took over 300 s")
         return directory.appendingPathComponent(name)
     }
 
