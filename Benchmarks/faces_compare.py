@@ -10,6 +10,7 @@ import json
 import os
 import sys
 
+MINIMUM_SCORE = 0.25  # reel's FaceGroupAnalyzer.Options.minimumScore
 reel = json.load(open(sys.argv[1]))
 peer = json.load(open(sys.argv[2]))
 
@@ -27,7 +28,9 @@ for entry in reel["added"]:
     ours = [(f["bounds"]["x"], f["bounds"]["y"], f["bounds"]["x"] + f["bounds"]["width"],
              f["bounds"]["y"] + f["bounds"]["height"], f["entity"]) for f in entry["faces"]]
     theirs = list(zip(peer["files"].get(name, []), peer["groups"].get(name, [])))
-    files[name] = {"reel": len(ours), "peer": len(theirs)}
+    scores = sorted(peer.get("scores", {}).get(name, []), reverse=True)
+    files[name] = {"reel": len(ours), "peer": len(theirs),
+                   "peer_below_minimum": sum(1 for s in scores if s < MINIMUM_SCORE)}
     used = set()
     for face in ours:
         best = max(((iou(face[:4], box), index) for index, (box, _) in enumerate(theirs) if index not in used), default=(0, None))
@@ -35,6 +38,7 @@ for entry in reel["added"]:
             used.add(best[1])
             matched.append((face[4], theirs[best[1]][1]))
 pairs = list(itertools.combinations(matched, 2))
+below = sum(v["peer_below_minimum"] for v in files.values())
 agree = sum(1 for a, b in pairs if (a[0] == b[0]) == (a[1] == b[1]))
 json.dump({
     "files": files,
@@ -44,4 +48,5 @@ json.dump({
     "reel_people": len({e for e, _ in matched}),
     "peer_people": len({p for _, p in matched}),
     "pair_agreement": agree / len(pairs) if pairs else 1.0,
+    "peer_below_minimum": below,
 }, sys.stdout, indent=1)

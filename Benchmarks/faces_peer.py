@@ -3,6 +3,7 @@ models and images, as its README uses it (HOG, one upsampling, the small 5-point
 dlib's chinese whispers at 0.5 for groups, as face_recognition's clustering example does.
 
     faces_peer.py DIR > peer.json   # {"files": {name: [[x0, y0, x1, y1], ...]}, "groups": {name: [label, ...]}}
+    FACES_SCORES=1 faces_peer.py DIR   # adds "scores": {name: [score, ...]} (a second, untimed pass)
 """
 import json
 import os
@@ -23,7 +24,15 @@ for name in names:
         encodings.append(dlib.vector(encoding.tolist()))
         owners.append(name)
 labels = dlib.chinese_whispers_clustering(encodings, 0.5) if encodings else []
+scores = {}
+if os.environ.get("FACES_SCORES"):
+    # Untimed second pass: the detector's score for each box (face_locations does not give them).
+    detector = dlib.get_frontal_face_detector()
+    for name in names:
+        image = face_recognition.load_image_file(os.path.join(directory, name))
+        rects, found_scores, _ = detector.run(image, 1, 0.0)
+        scores[name] = [float(s) for s in found_scores]
 groups = {name: [] for name in names}
 for owner, label in zip(owners, labels):
     groups[owner].append(int(label))
-json.dump({"files": boxes, "groups": groups}, sys.stdout)
+json.dump({"files": boxes, "groups": groups, "scores": scores}, sys.stdout)

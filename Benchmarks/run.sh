@@ -303,7 +303,8 @@ bench_faces() {
         measure faces reel "$OUT/faces-reel.json" "${rcmd[@]}"
         measure faces peer "$OUT/faces-peer.json" "${pcmd[@]}"
     done
-    python3 "$BENCH_DIR/faces_compare.py" "$OUT/faces-reel.json" "$OUT/faces-peer.json" > "$RES/faces.json"
+    FACES_SCORES=1 "${pcmd[@]}" > "$OUT/faces-peer-scores.json"
+    python3 "$BENCH_DIR/faces_compare.py" "$OUT/faces-reel.json" "$OUT/faces-peer-scores.json" > "$RES/faces.json"
 }
 
 # ---------------------------------------------------------------- main
