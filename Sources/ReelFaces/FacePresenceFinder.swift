@@ -46,8 +46,10 @@ package final class FacePresenceFinder {
 enum DetectorCache {
     private static let installed: Bool = {
         let environment = ProcessInfo.processInfo.environment
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+            ?? home.appendingPathComponent(".cache", isDirectory: true)
         let directory = cache.appendingPathComponent("reel", isDirectory: true)
         guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return false }
         reel_face_set_detector_cache(directory.appendingPathComponent("hog-frontal-face.dat").path)
