@@ -12,13 +12,9 @@ enum ResultReport {
         case .compressed: break
         }
         guard let result = outcome.analytics else { return nil }
-        let saved = result.originalFileSize > 0
-            ? 100 * (1 - Double(result.compressedFileSize) / Double(result.originalFileSize)) : 0
         var rows: [(String, String)] = [
             ("size", "\(Formatting.bytes(result.originalFileSize)) -> "
-                + "\(Formatting.bytes(result.compressedFileSize)) ("
-                + Formatting.speed(result.compressionRatio) + " smaller, "
-                + String(format: "%.0f%% saved)", saved)),
+                + "\(Formatting.bytes(result.compressedFileSize)) (" + Self.sizeChange(result) + ")"),
             ("dimensions", "\(result.originalDimensions) -> \(result.compressedVisualDimensions)"),
             ("video", "\(Formatting.bitrate(result.originalVideoBitrate)) -> "
                 + "\(Formatting.bitrate(result.compressedVideoBitrate)), "
@@ -74,6 +70,17 @@ enum ResultReport {
         return lines.joined(separator: "\n")
     }
 
+    /// `5.3x smaller, 81% saved`, or plainly `1.20x larger` when the output grew.
+    static func sizeChange(_ result: CompressionAnalytics) -> String {
+        guard result.originalFileSize > 0, result.compressedFileSize > 0 else { return "size unknown" }
+        if result.compressedFileSize > result.originalFileSize {
+            let factor = Double(result.compressedFileSize) / Double(result.originalFileSize)
+            return Formatting.speed(factor) + " larger than the source"
+        }
+        let saved = 100 * (1 - Double(result.compressedFileSize) / Double(result.originalFileSize))
+        return Formatting.speed(result.compressionRatio) + " smaller, " + String(format: "%.0f%% saved", saved)
+    }
+
     /// The RESULT column: sizes and ratio, the skip reason, or the failure's cause.
     private static func resultText(_ outcome: FileOutcome) -> String {
         switch outcome.status {
@@ -81,8 +88,7 @@ enum ResultReport {
             guard let result = outcome.analytics else { return "" }
             return "\(Formatting.bytes(result.originalFileSize)) -> "
                 + "\(Formatting.bytes(result.compressedFileSize)) "
-                + "(\(Formatting.speed(result.compressionRatio)) smaller, "
-                + "\(Formatting.elapsed(result.processingTime)))"
+                + "(\(sizeChange(result)), \(Formatting.elapsed(result.processingTime)))"
         case .skipped:
             return outcome.message ?? ""
         case .failed:

@@ -138,4 +138,16 @@ import Testing
         #expect(object["result"] is NSNull)
         #expect(try scratch.names() == ["notes.mp4"])
     }
+
+    /// An output bigger than its source says so plainly (not "0.78x smaller, -28% saved").
+    @Test func aLargerOutputIsCalledLarger() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
+        let run = try Reel.run(["compress", "clip.mp4", "--quality", "1", "--rate-control", "quality", "--speed", "ultrafast",
+                                "--no-content-aware"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("larger than the source"), "\(run.stdout)")
+        #expect(!run.stdout.contains("smaller") && !run.stdout.contains("saved"), "\(run.stdout)")
+    }
 }

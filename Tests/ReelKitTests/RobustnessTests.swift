@@ -65,6 +65,18 @@ import Testing
         #expect(intact.analytics.corruptPacketsSkipped == 0)
     }
 
+    @Test func aSymbolicLinkIsMeasuredByItsTarget() async throws {
+        let source = try Fixtures.clip("cfr_audio.mp4")
+        let directory = try Fixtures.scratchDirectory()
+        let link = directory.appendingPathComponent("link.mp4")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: source)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int64)
+        #expect(try MediaInfo.probe(link).fileSize == size)
+        let result = try await VideoCompressor().compressVideo(link, config: Harness.fastConfig(in: directory))
+        #expect(result.analytics.originalFileSize == size)
+        #expect(result.analytics.compressionRatio > 0.1, "\(result.analytics.compressionRatio)")
+    }
+
     @Test func outputRulesAreEnforced() async throws {
         let source = try Fixtures.clip("no_audio.mp4")
         var config = Harness.fastConfig(in: try Fixtures.scratchDirectory())

@@ -7,7 +7,8 @@ enum MediaProbe {
     /// Describes an open input. With `measuringBitRates`, streams without a header bit rate are
     /// measured from their packets (one pass over the file, no decoding).
     static func describe(_ input: InputFile, measuringBitRates: Bool = true) throws(MediaFailure) -> MediaInfo {
-        let fileSize = (try? FileManager.default.attributesOfItem(atPath: input.url.path)[.size] as? Int64) ?? 0
+        // A symbolic link's own size is the length of its target's name: follow it.
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: input.url.resolvingSymlinksInPath().path)[.size] as? Int64) ?? 0
         let duration = input.durationSeconds
         let primaryVideo = input.bestStream(AVMEDIA_TYPE_VIDEO)
         let primaryAudio = input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: primaryVideo)
