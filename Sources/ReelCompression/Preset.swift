@@ -37,6 +37,9 @@ public struct Preset: Sendable, Equatable {
 
     /// Parses preset JSON; `source` names the file in error messages.
     public init(json: Data, source: String) throws(ReelError) {
+        if let unknown = PresetFile.unknownKey(in: json) {
+            throw .invalidPreset("\(source): unknown key '\(unknown.path)' (known here: \(unknown.known.joined(separator: ", ")))")
+        }
         let file: PresetFile
         do {
             file = try JSONDecoder().decode(PresetFile.self, from: json)
@@ -60,6 +63,10 @@ public struct Preset: Sendable, Equatable {
             return "missing key '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             return "bad value at '\(context.codingPath.map { $0.stringValue }.joined(separator: "."))': \(context.debugDescription)"
+        case DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty:
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            let allowed = PresetFile.allowedValues[path].map { " (allowed: \($0.joined(separator: ", ")))" } ?? ""
+            return "bad value at '\(path)'\(allowed)"
         case DecodingError.dataCorrupted(let context):
             return "not valid JSON: \(context.debugDescription)"
         default:
@@ -99,6 +106,36 @@ struct PresetFile: Codable {
     var noiseReduction: NoiseReduction?
     var contentAwareOptimization: Bool?
     var fileType: OutputFileType?
+
+    /// The values each enumerated key accepts, for error messages.
+    static let allowedValues: [String: [String]] = [
+        "video.codec": VideoCodec.allCases.map(\.rawValue),
+        "video.fallbackCodec": VideoCodec.allCases.map(\.rawValue),
+        "video.bitrateMode": BitrateMode.allCases.map(\.rawValue),
+        "video.speed": EncoderSpeed.allCases.map(\.rawValue),
+        "audio.codec": AudioCodecType.allCases.map(\.rawValue),
+        "noiseReduction": NoiseReduction.allCases.map(\.rawValue),
+        "fileType": OutputFileType.allCases.map(\.rawValue),
+    ]
+
+    /// The first key of `json` that no field reads (a typo such as `bitrat` would otherwise
+    /// load silently with the default), with the keys known at that level.
+    static func unknownKey(in json: Data) -> (path: String, known: [String])? {
+        guard let top = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else { return nil }
+        func keys(of value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label).sorted() }
+        let levels: [(prefix: String, object: [String: Any]?, known: [String])] = [
+            ("", top, keys(of: PresetFile(name: ""))),
+            ("video.", top["video"] as? [String: Any], keys(of: Video())),
+            ("audio.", top["audio"] as? [String: Any], keys(of: Audio())),
+        ]
+        for level in levels {
+            guard let object = level.object else { continue }
+            if let unknown = object.keys.sorted().first(where: { !level.known.contains($0) }) {
+                return (level.prefix + unknown, level.known)
+            }
+        }
+        return nil
+    }
 
     func makeConfig() -> CompressionConfig {
         var config = CompressionConfig()

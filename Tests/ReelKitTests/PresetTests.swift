@@ -78,4 +78,23 @@ import Testing
             }
         }
     }
+
+    @Test func unknownKeysAndBadValuesAreNamed() {
+        func failure(_ json: String) -> String {
+            do {
+                _ = try Preset(json: Data(json.utf8), source: "mine.json")
+                return "loaded"
+            } catch {
+                return error.description
+            }
+        }
+        let typo = failure(#"{"name": "mine", "video": {"codec": "h264", "bitrat": 1000000}}"#)
+        #expect(typo.contains("mine.json") && typo.contains("unknown key 'video.bitrat'") && typo.contains("bitrate"), "\(typo)")
+        let top = failure(#"{"name": "mine", "colour": "red"}"#)
+        #expect(top.contains("unknown key 'colour'"), "\(top)")
+        let codec = failure(#"{"name": "mine", "video": {"codec": "av1"}}"#)
+        #expect(codec.contains("bad value at 'video.codec'") && codec.contains("allowed: h264, hevc"), "\(codec)")
+        #expect(!codec.contains("not valid JSON"))
+        #expect(failure("{not json").contains("not valid JSON"))
+    }
 }
