@@ -104,7 +104,7 @@ start_section() { rm -f "$RES/$1.tsv" "$RES/$1.facts" "$RES/$1".*.stderr; : > "$
 
 # ---------------------------------------------------------------- 1. compression
 # q maps to CRF 40 - 24q (x264) and 43 - 24q (x265): q = 17/24 -> CRF 23, q = 15/24 -> CRF 28.
-REEL_SAME=(--speed medium --rate-control quality --keyint 250 --max-size 1280 --no-content-aware
+REEL_SAME=(--speed medium --rate-control quality --keyint 250 --max-dimension 1280 --no-content-aware
     --audio-bitrate 128k --audio-rate 48000 --overwrite --quiet --json)
 
 compression_pair() { # compression_pair NAME INPUT REEL_EXTRA FFMPEG_VF FFMPEG_CODEC_ARGS...

@@ -103,7 +103,19 @@ struct ConfigOverrides {
             config.videoQuality = Float(quality)
         }
         if arguments.flag("adaptive-bitrate") { config.useAdaptiveBitrate = true }
+        if arguments.value("max-dimension") != nil && arguments.value("max-size") != nil {
+            throw .invalidValue(option: "--max-size", value: arguments.value("max-size") ?? "",
+                                reason: "give --max-dimension or its old name --max-size, not both")
+        }
+        if let size = try arguments.value("max-dimension", as: Self.maxSize) {
+            config.maxLongerDimension = size
+        }
         if let size = try arguments.value("max-size", as: Self.maxSize) {
+            // Most people read "max size" as a file size: say what it does when the value looks like one.
+            if let pixels = size, pixels < 128 {
+                Console.error("--max-size \(pixels) makes the picture's longest side \(pixels) pixels (it is not a file "
+                    + "size); --max-dimension is its name now")
+            }
             config.maxLongerDimension = size
         }
         if let fps = try arguments.value("fps", as: ValueParsers.positiveDouble) {
@@ -192,7 +204,7 @@ struct ConfigOverrides {
         MediaTime(value: time.value, timescale: time.timescale)
     }
 
-    /// Parses `--max-size`: a whole number of pixels, or `original` to keep the size.
+    /// Parses `--max-dimension` (or `--max-size`): a whole number of pixels, or `original`.
     private static func maxSize(_ text: String, option: String) throws(ArgumentError) -> Int? {
         if text == "original" { return nil }
         return try ValueParsers.positiveInteger(text, option: option)

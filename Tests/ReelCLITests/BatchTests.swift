@@ -12,7 +12,7 @@ import Testing
         try scratch.write("not a video\n", to: "clips/c.mp4")
         try scratch.write("notes\n", to: "clips/notes.txt")
         let arguments = ["compress", "clips", "--output-dir", "out", "--jobs", "2",
-                         "--speed", "ultrafast", "--max-size", "160"]
+                         "--speed", "ultrafast", "--max-dimension", "160"]
         let first = try Reel.run(arguments + ["--json"], in: scratch.url)
         #expect(first.status == 1, "one file failed: \(first.stderr)")
         #expect(first.stderr.contains("reel: clips/c.mp4: cannot read as media"))

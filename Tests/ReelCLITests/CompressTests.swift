@@ -9,7 +9,7 @@ import Testing
         defer { scratch.remove() }
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
         let run = try Reel.run([
-            "compress", "clip.mp4", "--max-size", "160", "--fps", "15", "--audio-channels", "1",
+            "compress", "clip.mp4", "--max-dimension", "160", "--fps", "15", "--audio-channels", "1",
             "--audio-rate", "32000", "--audio-bitrate", "48k", "--keyint", "10", "--bitrate",
             "300k", "--no-content-aware", "--speed", "ultrafast", "--json", "--quiet",
         ], in: scratch.url)
@@ -75,7 +75,7 @@ import Testing
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
         let run = try Reel.run([
             "compress", "clip.mp4", "--no-audio", "--format", "mov", "--codec", "hevc",
-            "--max-size", "160", "--speed", "ultrafast",
+            "--max-dimension", "160", "--speed", "ultrafast",
         ], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         for text in ["clip.mp4 -> clip-compressed.mov", "size", "dimensions  320x180 -> 160x90",
@@ -149,5 +149,21 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("larger than the source"), "\(run.stdout)")
         #expect(!run.stdout.contains("smaller") && !run.stdout.contains("saved"), "\(run.stdout)")
+    }
+
+    /// `--max-size` is the old name of `--max-dimension`; a value that looks like a file size
+    /// gets a warning instead of a silently tiny video.
+    @Test func maxSizeIsAPixelAliasThatWarnsOnTinyValues() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
+        var run = try Reel.run(["compress", "clip.mp4", "--max-size", "25", "--speed", "ultrafast", "--json", "-o", "tiny.mp4"],
+                               in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("not a file size") && run.stderr.contains("--max-dimension"), "\(run.stderr)")
+        let result = try #require(try run.jsonObject()["result"] as? [String: Any])
+        #expect((result["compressed"] as? [String: Any])?["width"] as? Int == 24)
+        run = try Reel.run(["compress", "clip.mp4", "--max-size", "160", "--speed", "ultrafast", "-o", "small.mp4"], in: scratch.url)
+        #expect(run.status == 0 && !run.stderr.contains("not a file size"), "\(run.stderr)")
     }
 }
