@@ -71,10 +71,13 @@ struct AnalysisRun {
             return EngagementSegment(timeRange: range, level: Float(scorer.level(features)), features: features)
         }
         let keyFrame = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: boundaries)
-        return VideoAnalysis(
+        let analysis = VideoAnalysis(
             duration: info.duration > 0 ? info.duration : (end - start).seconds, boundaries: boundaries, shots: shots, segments: segments,
             keyFrame: keyFrame, decodePasses: 1, refinedCuts: refined, sampledFrames: frames.count,
             faces: frames.compactMap { frame in frame.faces.map { FaceSample(time: frame.time, presence: $0) } })
+        // Decoding works on the file's clock; results are on the API's timeline, whose zero is the
+        // file's start (its first presented frame), as compression ranges and thumbnails are.
+        return analysis.shifted(by: MediaTime(value: 0, timescale: 1) - MediaTime(seconds: source.startTime, timescale: 1_000_000))
     }
 
     /// Sorted boundaries inside the video, at least `minimumGap` apart (cuts win over gradual).

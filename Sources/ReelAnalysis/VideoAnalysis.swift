@@ -2,7 +2,9 @@ import ReelMedia
 import ReelSupport
 
 /// Everything one decode of a video found: shots, engagement per segment, the key frame.
-/// Requests read their results from it.
+/// Requests read their results from it. Times are on the API's timeline: zero is the file's
+/// start (its first presented frame), as for compression ranges and thumbnails, whatever clock
+/// the container keeps (an MPEG-TS often starts at 1.4 s).
 public struct VideoAnalysis: Sendable, Equatable {
     /// The analyzed file's video duration in seconds.
     public var duration: Double
@@ -75,5 +77,30 @@ package enum HighlightSelector {
         let median = sorted.count % 2 == 0 ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
         // One above the median, but a uniformly engaging video still keeps its best segments.
         return max(4.5, min(median + 1, sorted.last ?? 9))
+    }
+}
+
+extension VideoAnalysis {
+    /// The same analysis with every time moved by `offset` (from the file's clock to the API's
+    /// timeline, whose zero is the file's start).
+    func shifted(by offset: MediaTime) -> VideoAnalysis {
+        guard offset != .zero else { return self }
+        func move(_ range: TimeRange) -> TimeRange { TimeRange(start: range.start + offset, end: range.end + offset) }
+        var result = self
+        result.boundaries = boundaries.map { boundary in
+            var moved = boundary
+            moved.time = boundary.time + offset
+            moved.transition = boundary.transition.map(move)
+            return moved
+        }
+        result.shots = shots.map(move)
+        result.segments = segments.map { segment in
+            var moved = segment
+            moved.timeRange = move(segment.timeRange)
+            return moved
+        }
+        result.keyFrame = keyFrame.map { $0 + offset }
+        result.faces = faces.map { FaceSample(time: $0.time + offset, presence: $0.presence) }
+        return result
     }
 }

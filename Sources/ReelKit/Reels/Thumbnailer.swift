@@ -8,7 +8,8 @@ import ReelSupport
 public struct ThumbnailResult: Sendable, Equatable {
     /// The image file.
     public var url: URL
-    /// The exact presentation times of the frames in it, in layout order.
+    /// The exact presentation times of the frames in it, in layout order, on the API's timeline
+    /// (zero is the file's start).
     public var times: [MediaTime]
     /// Image width in pixels.
     public var width: Int
@@ -50,7 +51,9 @@ public final class Thumbnailer: Sendable {
             let asset = try VideoAsset(url: source)
             let analysisProgress = reporter.subrange(from: 0, to: 0.9)
             let analysis = try await analyzer.analysis(of: asset, probed: info) { analysisProgress.report($0) }
-            seconds = try KeyFrameAnalysisRequest().result(from: analysis).timestamp.seconds
+            // The key frame is on the API's timeline (zero = the file's start); the writer seeks
+            // on the file's clock.
+            seconds = try KeyFrameAnalysisRequest().result(from: analysis).timestamp.seconds + info.startTime
         }
         let result = try await write(source: source, info: info, times: [seconds], columns: nil, width: width, output: output)
         reporter.finish()
@@ -76,7 +79,7 @@ public final class Thumbnailer: Sendable {
             let analysis = try await analyzer.analysis(of: asset, probed: info) { analysisProgress.report($0) }
             let ranges = HighlightRequestRanges.best(analysis, count: count)
             guard !ranges.isEmpty else { throw .invalidRanges("\(source.lastPathComponent) has no highlights") }
-            times = ranges.map { ($0.start.seconds + $0.end.seconds) / 2 }
+            times = ranges.map { info.startTime + ($0.start.seconds + $0.end.seconds) / 2 }
         }
         times.sort()
         let layout = columns ?? max(1, Int(Double(times.count).squareRoot().rounded(.up)))
@@ -116,7 +119,9 @@ public final class Thumbnailer: Sendable {
             location.discard()
             throw error
         }
-        return ThumbnailResult(url: output, times: written.times, width: written.width, height: written.height)
+        // Reported on the API's timeline: zero is the file's start.
+        let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)
+        return ThumbnailResult(url: output, times: written.times.map { $0 - origin }, width: written.width, height: written.height)
     }
 }
 

@@ -21,6 +21,29 @@ extension Decoder {
         try decode(nil, into: frame, body)
     }
 
+    /// The frame on screen at `seconds` on the file's clock: the last one starting at or before
+    /// it (the first frame when none does). Some demuxers (MPEG-TS) seek only approximately and
+    /// may land after the time; then it seeks again, ever earlier (1, 2, 4... seconds), down to
+    /// the file's start.
+    func frameOnScreen(at seconds: Double, in input: InputFile, fileStart: Double) throws(MediaFailure) -> (Frame, MediaTime) {
+        var backoff = 0.0
+        while true {
+            let seekPoint = max(seconds - backoff, fileStart)
+            try input.seek(toSeconds: seekPoint)
+            flushBuffers()
+            var best: (Frame, MediaTime)?
+            try forEachFrame(in: input) { frame throws(MediaFailure) in
+                let time = self.time(of: frame) ?? .zero
+                if time.seconds > seconds + 1e-6, best != nil { return false }
+                best = (try frame.movedOut(), time)
+                return time.seconds <= seconds + 1e-6
+            }
+            if let best, best.1.seconds <= seconds + 1e-6 || seekPoint <= fileStart { return best }
+            if best == nil && seekPoint <= fileStart { throw .failed(.decode, "decode", "no frame at \(seconds) s") }
+            backoff = backoff == 0 ? 1 : backoff * 2
+        }
+    }
+
     /// The presentation time of a frame this decoder produced.
     func time(of frame: Frame) -> MediaTime? {
         frame.presentationTimestamp.map(time(ofTimestamp:))

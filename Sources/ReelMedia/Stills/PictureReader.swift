@@ -51,17 +51,10 @@ package enum PictureReader {
         guard let index = source.primaryVideoStreamIndex else { throw .noVideoStream }
         let input = try InputFile.reopen(source, keeping: [index])
         let decoder = try Decoder(input: input, streamIndex: index)
-        let start = source.layout?.stream(index)?.startSeconds ?? source.startTime
+        // Times are on the API's timeline, whose zero is the file's start.
+        let start = source.startTime
         let target = start + seconds
-        try input.seek(toSeconds: target)
-        var best: (Frame, MediaTime)?
-        try decoder.forEachFrame(in: input) { frame throws(MediaFailure) in
-            guard let time = decoder.time(of: frame) else { return true }
-            if time.seconds > target + 1e-6, best != nil { return false }
-            best = (try frame.movedOut(), time)
-            return time.seconds <= target + 1e-6
-        }
-        guard let (frame, time) = best else { throw .failed(.decode, "decode", "no frame at \(seconds) s") }
+        let (frame, time) = try decoder.frameOnScreen(at: target, in: input, fileStart: start)
         let converter = PictureConverter(rotation: source.primaryVideo?.video?.rotation ?? 0, maximumSide: maximumSide)
         return try converter.convert(frame, timeBase: decoder.timeBase, time: time - MediaTime(seconds: start, timescale: 1_000_000))
     }
@@ -79,7 +72,7 @@ package enum PictureReader {
         decoder.setSkipFrames(AVDISCARD_NONKEY)
         let rotation = source.primaryVideo?.video?.rotation ?? 0
         let converter = PictureConverter(rotation: rotation, maximumSide: maximumSide)
-        let start = source.layout?.stream(index)?.startSeconds ?? source.startTime
+        let start = source.startTime
         var lastSlot: Int?
         try decoder.forEachFrame(in: input, shouldCancel: shouldCancel) { frame throws(MediaFailure) in
             guard let time = decoder.time(of: frame) else { return true }

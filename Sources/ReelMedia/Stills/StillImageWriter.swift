@@ -79,17 +79,7 @@ package enum StillImageWriter {
     /// when `seconds` comes before it).
     private static func frameOnScreen(at seconds: Double, input: InputFile, decoder: Decoder,
                                       streamIndex: Int) throws(MediaFailure) -> (Frame, MediaTime) {
-        try input.seek(toSeconds: seconds)
-        decoder.flushBuffers()
-        var best: (Frame, MediaTime)?
-        try decoder.forEachFrame(in: input) { frame throws(MediaFailure) in
-            let time = decoder.time(of: frame) ?? .zero
-            if time.seconds > seconds + 1e-6, best != nil { return false }
-            best = (try frame.movedOut(), time)
-            return time.seconds <= seconds + 1e-6
-        }
-        guard let best else { throw .failed(.decode, "decode", "no frame at \(seconds) s") }
-        return best
+        try decoder.frameOnScreen(at: seconds, in: input, fileStart: input.startSeconds)
     }
 
     /// Writes a packed RGB picture as JPEG (`mjpeg`) or PNG (`png`).

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import ReelKit
+
+/// One timeline for the whole API: zero is the file's start (its first presented frame), for
+/// analysis, ranges, reels, thumbnails and faces alike, whatever the container's clock says.
+/// story.ts is story.mp4 in MPEG-TS, whose clock starts at 1.445 s (video at 1.467 s).
+@Suite(.timeLimit(.minutes(5))) struct TimelineTests {
+    @Test func analysisTimesCountFromTheFilesStart() async throws {
+        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: try Fixtures.clip("story.ts")))
+        let cuts = analysis.boundaries.filter { $0.kind == .cut }.map(\.time.seconds)
+        #expect(cuts.count == AnalyzerTests.cuts.count, "\(cuts)")
+        // Video starts 21 ms after the audio, so its frames sit 0.021 s after the MP4's.
+        for (found, expected) in zip(cuts, AnalyzerTests.cuts) {
+            #expect(abs(found - expected) < 0.05, "cuts \(cuts)")
+        }
+        #expect((analysis.shots.first?.start.seconds ?? 99) < 0.05)
+        #expect(abs((analysis.segments.last?.timeRange.end.seconds ?? 0) - 24) < 0.1)
+        #expect((analysis.keyFrame?.seconds ?? 99) < 24)
+    }
+
+    @Test func aHighlightReelOfATransportStreamWorks() async throws {
+        let (result, output, _) = try await Harness.compress("story.ts") {
+            $0.trim = .highlights(HighlightReelOptions(maximumDuration: 4), analyzer: VideoAnalyzer())
+        }
+        let kept = result.analytics.keptRanges
+        #expect(!kept.isEmpty && kept.allSatisfy { $0.start.seconds >= 0 && $0.end.seconds <= 24.1 }, "\(kept)")
+        #expect(abs(output.duration - 4) < 0.2, "\(output.duration)")
+    }
+
+    @Test func thumbnailTimesCountFromTheFilesStart() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        let result = try await Thumbnailer(analyzer: VideoAnalyzer()).thumbnail(
+            of: try Fixtures.clip("story.ts"), at: MediaTime(value: 5, timescale: 1), to: directory.appendingPathComponent("at5.jpg"))
+        let shown = try #require(result.times.first).seconds
+        #expect(shown <= 5 && shown > 5 - 0.05, "the frame on screen at 5 s starts at \(shown)")
+    }
+}
