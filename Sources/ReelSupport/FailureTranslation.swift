@@ -22,6 +22,8 @@ extension MediaFailure {
             return .missingVideoTrack(source)
         case .outOfMemory(let operation):
             return .decodingFailed(source, operation: operation, reason: "out of memory")
+        case .reducerMisbehaved(let message):
+            return .invalidConfiguration(message)
         case .failed(let stage, let operation, let message, _):
             switch stage {
             case .demux: return .unreadableSource(source, reason: "\(operation): \(message)")

@@ -23,6 +23,8 @@ package enum MediaFailure: Error, Sendable, CustomStringConvertible {
     case noVideoStream
     /// FFmpeg could not allocate a frame, packet or context.
     case outOfMemory(operation: String)
+    /// A frame reducer answered against its contract (the message names it and says how).
+    case reducerMisbehaved(String)
     /// The caller asked the work to stop.
     case cancelled
 
@@ -31,6 +33,7 @@ package enum MediaFailure: Error, Sendable, CustomStringConvertible {
         case .failed(_, let operation, let message, _): return "\(operation): \(message)"
         case .noVideoStream: return "no video stream"
         case .outOfMemory(let operation): return "\(operation): out of memory"
+        case .reducerMisbehaved(let message): return message
         case .cancelled: return "cancelled"
         }
     }

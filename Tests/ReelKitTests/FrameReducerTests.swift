@@ -98,4 +98,54 @@ import Testing
         let kept = Self.keptTimes(decisions)
         for (earlier, later) in zip(kept, kept.dropFirst()) { #expect(earlier < later) }
     }
+
+    /// A reducer that keeps times going backwards.
+    struct BackwardsReducer: VideoFrameReducer {
+        func makeSelector(targetFrameRate: Double) -> any FrameSelector { Selector() }
+        struct Selector: FrameSelector {
+            var kept = 0
+            mutating func select(_ frame: FrameTiming) -> FrameDecision {
+                kept += 1
+                return .keep(at: kept <= 2 ? frame.start : .zero)
+            }
+        }
+    }
+
+    /// A reducer that keeps frames far in the future (at 100 s).
+    struct FutureReducer: VideoFrameReducer {
+        func makeSelector(targetFrameRate: Double) -> any FrameSelector { Selector() }
+        struct Selector: FrameSelector {
+            mutating func select(_ frame: FrameTiming) -> FrameDecision { .keep(at: MediaTime(value: 100, timescale: 1)) }
+        }
+    }
+
+    /// A reducer that keeps nothing.
+    struct NothingReducer: VideoFrameReducer {
+        func makeSelector(targetFrameRate: Double) -> any FrameSelector { Selector() }
+        struct Selector: FrameSelector {
+            mutating func select(_ frame: FrameTiming) -> FrameDecision { .drop }
+        }
+    }
+
+    @Test func aMisbehavingReducerIsNamedInATypedError() async throws {
+        let cases: [(any VideoFrameReducer, String)] = [
+            (BackwardsReducer(), "BackwardsReducer kept a frame at 0.0 s, before"),
+            (FutureReducer(), "FutureReducer kept a frame at 100.0 s, outside its span"),
+            (NothingReducer(), "NothingReducer kept no frame"),
+        ]
+        for (reducer, expected) in cases {
+            let directory = try Fixtures.scratchDirectory()
+            var config = Harness.fastConfig(in: directory)
+            config.fps = 15
+            let error = await Harness.reelError {
+                _ = try await VideoCompressor().compressVideo(try Fixtures.clip("cfr_audio.mp4"), config: config, frameReducer: reducer)
+            }
+            guard case .invalidConfiguration(let message) = error else {
+                Issue.record("\(expected): got \(String(describing: error))")
+                continue
+            }
+            #expect(message.contains(expected), "\(message)")
+            #expect(Fixtures.contents(of: directory).isEmpty)
+        }
+    }
 }

@@ -73,6 +73,9 @@ package struct Transcoder {
             throw .failed(.decode, "avcodec_send_packet",
                           "\(failed) of \(packetsRead) packets are corrupt and could not be decoded")
         }
+        if video.reducerKeptNothing && video.statistics.framesDecoded > 0 {
+            throw .reducerMisbehaved("frame reducer \(video.reducerName) kept no frame of \(video.statistics.framesDecoded)")
+        }
         guard sink.isReady else {
             throw .failed(.decode, "decode", "no video frame could be decoded in the requested range")
         }

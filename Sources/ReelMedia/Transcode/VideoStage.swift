@@ -167,6 +167,7 @@ final class VideoStage {
             let decision = selector.select(FrameTiming(start: time(start), end: time(end), sceneChange: score))
             self.selector = selector
             guard case .keep(let at) = decision else { return }
+            try checkKept(at, frameEnd: time(end))
             outputStart = Self.ticks(at, timeBase)
             if let held, outputStart <= held.start { outputStart = held.start + 1 }
         }
@@ -185,6 +186,30 @@ final class VideoStage {
         }
         held = (shown, outputStart)
     }
+
+    /// A reducer's kept time must not go back before the previous one, nor past the end of the
+    /// frame it keeps (the frame would then show where the source had a later one).
+    private func checkKept(_ at: MediaTime, frameEnd: MediaTime) throws(MediaFailure) {
+        let name = String(describing: type(of: plan.reducer))
+        if let lastKept, at < lastKept {
+            throw .reducerMisbehaved("frame reducer \(name) kept a frame at \(at.seconds) s, before the one it kept at "
+                + "\(lastKept.seconds) s; kept times must increase")
+        }
+        if at >= frameEnd || at < .zero {
+            throw .reducerMisbehaved("frame reducer \(name) kept a frame at \(at.seconds) s, outside its span on the "
+                + "output timeline (it ends at \(frameEnd.seconds) s)")
+        }
+        lastKept = at
+    }
+
+    /// The last time a reducer kept a frame at.
+    private var lastKept: MediaTime?
+
+    /// Whether a reducer is choosing frames and has kept none yet.
+    var reducerKeptNothing: Bool { selector != nil && lastKept == nil }
+
+    /// The reducer's type name, for messages.
+    var reducerName: String { String(describing: type(of: plan.reducer)) }
 
     /// Sends a kept frame, at its output time, through the filter to the encoder.
     private func emit(_ frame: Frame, start: Int64, end: Int64) throws(MediaFailure) {
