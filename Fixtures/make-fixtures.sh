@@ -22,7 +22,7 @@ ALL=(
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
-  damaged_packet.mp4
+  damaged_packet.mp4 onekey.ts primed.webm
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -267,6 +267,20 @@ mk_corrupted_mp4() {
 mk_damaged_packet_mp4() {
   build cfr_audio.mp4
   noise_over_media "$OUTDIR/cfr_audio.mp4" "$1" 256 99
+}
+
+# MPEG-TS with a single keyframe (its first frame), clock starting at 1.4 s: a seek lands
+# between keyframes, where nothing decodes until the end. 320x180, 25 fps, 3 s, AAC.
+mk_onekey_ts() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=3" -f lavfi -i "$(mono_tone 3)" \
+    "${X264[@]}" -g 1000 -x264-params scenecut=0 "${AAC[@]}" "${BITEXACT[@]}" -f mpegts "$1"
+}
+
+# WebM (VP9 + Opus) whose audio starts before its video (Opus pre-skip): container start
+# -0.007 s, video 0.007 s, no stream durations. 320x180, 25 fps, 3 s.
+mk_primed_webm() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=3" -f lavfi -i "$(mono_tone 3)" \
+    -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 300k -threads 1 -c:a libopus "$1"
 }
 
 # --- driver ----------------------------------------------------------------------------------

@@ -35,4 +35,31 @@ import Testing
         let shown = try #require(result.times.first).seconds
         #expect(shown <= 5 && shown > 5 - 0.05, "the frame on screen at 5 s starts at \(shown)")
     }
+
+    /// onekey.ts has one keyframe: a seek lands where nothing decodes, so the range is decoded
+    /// from the start instead (its frames before the range dropped).
+    @Test func aRangeOfAOneKeyframeTransportStreamDecodes() async throws {
+        let (result, output, _) = try await Harness.compress("onekey.ts") {
+            $0.trimStartTime = MediaTime(value: 1, timescale: 1)
+            $0.trimEndTime = MediaTime(value: 5, timescale: 2)
+        }
+        #expect(abs(output.duration - 1.5) < 0.05, "\(output.duration)")
+        #expect(abs(result.analytics.compressedFrameCount - 38) <= 1, "\(result.analytics.compressedFrameCount)")
+        let directory = try Fixtures.scratchDirectory()
+        let thumbnail = try await Thumbnailer(analyzer: VideoAnalyzer()).thumbnail(
+            of: try Fixtures.clip("onekey.ts"), at: MediaTime(value: 1, timescale: 1), to: directory.appendingPathComponent("at1.jpg"))
+        let shown = try #require(thumbnail.times.first).seconds
+        #expect(shown <= 1 && shown > 1 - 0.05, "\(shown)")
+    }
+
+    /// primed.webm's audio starts 7 ms before the file's video and no stream states a length:
+    /// the analysis must end where the file ends, so its highlight reel fits inside it.
+    @Test func aWebMWhoseAudioStartsFirstMakesAReel() async throws {
+        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: try Fixtures.clip("primed.webm")))
+        #expect(abs((analysis.segments.last?.timeRange.end.seconds ?? 0) - 3.008) < 0.01, "\(analysis.segments.last?.timeRange as Any)")
+        let (result, _, _) = try await Harness.compress("primed.webm") {
+            $0.trim = .highlights(HighlightReelOptions(analysis: analysis))
+        }
+        #expect(!result.analytics.keptRanges.isEmpty)
+    }
 }

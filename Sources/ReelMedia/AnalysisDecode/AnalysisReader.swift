@@ -71,8 +71,12 @@ package enum AnalysisReader {
         let layout = source.layout ?? input.layout
         guard let videoStream = layout.stream(videoIndex) else { throw .noVideoStream }
         let audioStream = source.primaryAudioStreamIndex.flatMap { layout.stream($0) }
+        // The video's length from its own start: the stream's, or (WebM, MPEG-TS) the rest of the
+        // container after the video starts; the container may start earlier (audio priming).
+        let length = videoStream.durationTimestamps.map { Double($0) * av_q2d(videoStream.timeBase) }
+            ?? max(layout.containerStart + layout.containerDuration - videoStream.startSeconds, 0)
         let info = AnalysisSourceInfo(
-            duration: layout.durationSeconds(ofStream: videoIndex),
+            duration: length,
             frameRate: videoStream.framesPerSecond > 0 ? videoStream.framesPerSecond : 30,
             hasAudio: audioStream != nil, videoStart: videoStream.startSeconds)
         let workers = max(requestedWorkers ?? ProcessInfo.processInfo.activeProcessorCount, 1)

@@ -29,7 +29,11 @@ extension Decoder {
         var backoff = 0.0
         while true {
             let seekPoint = max(seconds - backoff, fileStart)
-            try input.seek(toSeconds: seekPoint)
+            if seekPoint <= fileStart {
+                try input.rewind()
+            } else {
+                try input.seek(toSeconds: seekPoint)
+            }
             flushBuffers()
             var best: (Frame, MediaTime)?
             try forEachFrame(in: input) { frame throws(MediaFailure) in

@@ -67,6 +67,14 @@ final class InputFile {
         try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), .demux, "avformat_seek_file")
     }
 
+    /// Goes back to the first packet: by byte position where the demuxer allows it (an MPEG-TS
+    /// whose only keyframe comes after its container start cannot be reached by time), else by
+    /// time to the file's start.
+    func rewind() throws(MediaFailure) {
+        if avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE) >= 0 { return }
+        try seek(toSeconds: startSeconds)
+    }
+
     /// Seeks stream `index` to the last keyframe at or before `timestamp` (in the stream's time base).
     func seek(stream index: Int, toTimestamp timestamp: Int64) throws(MediaFailure) {
         try check(avformat_seek_file(context, Int32(index), Int64.min, timestamp, timestamp, 0), .demux, "avformat_seek_file")

@@ -33,11 +33,11 @@ package struct Transcoder {
         }
         let total = max(plan.ranges.map { ($0.end - $0.start).seconds }.reduce(0, +), 0.001)
         let sourceEnd = plan.source.layout?.endTimestamp(ofStream: plan.videoStreamIndex) ?? sourceEndTicks(input)
-        let packet = try Packet()
+        let reading = try Packet()
         var packetsRead = 0
         var outputSeconds = 0.0
         for (position, range) in plan.ranges.enumerated() {
-            if position > 0 || range.needsSeek { try input.seek(toSeconds: range.start.seconds) }
+            var pending = position > 0 || range.needsSeek ? try seek(input, toRangeAt: range.start.seconds) : []
             let isLast = position == plan.ranges.count - 1
             video.beginRange(range, isLast: isLast)
             // With a crossfade the range starts before the previous one ended: sound follows picture.
@@ -47,9 +47,15 @@ package struct Transcoder {
             var atEndOfFile = false
             while !(video.isDone && (audio?.isDone ?? true)) {
                 if shouldCancel() { throw .cancelled }
-                guard try input.read(into: packet) else {
-                    atEndOfFile = true
-                    break
+                let packet: Packet
+                if pending.isEmpty {
+                    guard try input.read(into: reading) else {
+                        atEndOfFile = true
+                        break
+                    }
+                    packet = reading
+                } else {
+                    packet = pending.removeFirst()
                 }
                 defer { packet.unreference() }
                 packetsRead += 1
@@ -85,6 +91,26 @@ package struct Transcoder {
         statistics.corruptPackets = failed
         statistics.damagedFrames = video.damagedFrames
         return statistics
+    }
+
+    /// Seeks for a range starting at `seconds` and returns the packets read to check where it
+    /// landed. Demuxers without an index (MPEG-TS) may land between keyframes, where nothing
+    /// decodes until the next keyframe, which a long GOP puts after the range or nowhere: then
+    /// it goes back to the start and decodes forward (the stages drop what precedes the range).
+    private func seek(_ input: InputFile, toRangeAt seconds: Double) throws(MediaFailure) -> [Packet] {
+        try input.seek(toSeconds: seconds)
+        var read: [Packet] = []
+        let packet = try Packet()
+        while try input.read(into: packet) {
+            let kept = try packet.reference()
+            packet.unreference()
+            read.append(kept)
+            guard kept.streamIndex == plan.videoStreamIndex else { continue }
+            if kept.isKeyframe { return read }
+            try input.rewind()
+            return []
+        }
+        return read
     }
 
     /// The end of the video stream in its time base, when the container says (for a source
