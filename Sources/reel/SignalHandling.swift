@@ -42,7 +42,12 @@ final class SignalHandling: Sendable {
     }
 
     /// Starts handling the signals; `onSignal` runs (off the main thread) for each one.
+    ///
+    /// Returns once Dispatch has registered every source: between ignoring a signal and the
+    /// registration (which happens on Dispatch's own thread) a signal would be lost, and a
+    /// command that opened its file within that moment would not see a SIGTERM sent then.
     func install(onSignal: @escaping @Sendable () -> Void) {
+        let registered = DispatchSemaphore(value: 0)
         for number in Self.handled {
             signal(number, SIG_IGN)
             sources.withLock { sources in
@@ -52,10 +57,12 @@ final class SignalHandling: Sendable {
                         expected: 0, desired: number, ordering: .acquiringAndReleasing)
                     onSignal()
                 }
+                source.setRegistrationHandler { registered.signal() }
                 source.resume()
                 sources.append(source)
             }
         }
+        for _ in Self.handled { _ = registered.wait(timeout: .now() + 2) }
     }
 
     /// The name of `number` for messages, e.g. `SIGINT`.
