@@ -89,4 +89,15 @@ import Testing
         let (short, _, _) = try await Harness.compress("cfr_audio.mp4") { $0.maxKeyFrameInterval = 15 }
         #expect(try Harness.keyframeCount(short.url) >= 6)
     }
+
+    /// originalFrameCount counts the source's frames inside the trim, not the frames decoded
+    /// from the keyframe before it (cfr_audio.mp4 has keyframes at 0, 1 and 2 s).
+    @Test func originalFrameCountCountsOnlyTheTrimmedFrames() async throws {
+        let (result, _, _) = try await Harness.compress("cfr_audio.mp4") {
+            $0.trimStartTime = MediaTime(value: 3, timescale: 2)
+            $0.trimEndTime = MediaTime(value: 5, timescale: 2)
+        }
+        #expect(result.analytics.originalFrameCount == 30, "\(result.analytics.originalFrameCount)")
+        #expect(result.analytics.compressedFrameCount == 30)
+    }
 }

@@ -122,6 +122,7 @@ package struct AudioEncoderSettings: Sendable, Equatable {
 
 /// Counts gathered while transcoding.
 package struct TranscodeStatistics: Sendable, Equatable {
+    /// Source frames on screen inside the kept ranges (before any frame-rate reduction).
     package var framesDecoded = 0
     package var framesEncoded = 0
     package var audioFramesEncoded = 0

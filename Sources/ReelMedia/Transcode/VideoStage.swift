@@ -67,7 +67,6 @@ final class VideoStage {
     func handle(_ input: Packet?) throws(MediaFailure) {
         guard !isDone || input == nil else { return }
         try decoder.decode(input, into: decoded) { frame throws(MediaFailure) in
-            statistics.framesDecoded += 1
             if let pts = frame.presentationTimestamp { try accept(try frame.movedOut(), pts: pts) }
             return !isDone
         }
@@ -154,6 +153,9 @@ final class VideoStage {
     /// in `held` until the next kept frame fixes their duration.
     private func offer(_ frame: Frame, start sourceStart: Int64, end sourceEnd: Int64) throws(MediaFailure) {
         guard sourceEnd > sourceStart else { return }
+        // Counted here, not when decoded: the frames decoded from the keyframe before a range
+        // are not the source's frames in it.
+        statistics.framesDecoded += 1
         let start = sourceStart - rangeStart + outputOffset
         let end = sourceEnd - rangeStart + outputOffset
         lastEnd = end
