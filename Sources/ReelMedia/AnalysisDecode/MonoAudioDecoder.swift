@@ -18,13 +18,7 @@ final class MonoAudioDecoder {
     /// Decodes a packet (`nil` flushes) and hands the resampled mono samples to `sink`.
     func decode(_ packet: Packet?, into sink: ([Float]) -> Void) throws(MediaFailure) {
         try decoder.decode(packet, into: decoded) { frame throws(MediaFailure) in
-            let graph: FilterGraph
-            if let existing = self.graph {
-                graph = existing
-            } else {
-                graph = try makeGraph(for: frame)
-                self.graph = graph
-            }
+            let graph = try self.graph.orMake { () throws(MediaFailure) in try makeGraph(for: frame) }
             try graph.push(frame)
             try pull(graph, sink)
             return true

@@ -123,3 +123,13 @@ package final class FilterGraph {
         }
     }
 }
+
+extension Optional where Wrapped == FilterGraph {
+    /// The graph, made by `make` the first time (graphs are shaped by the first frame they get).
+    mutating func orMake(_ make: () throws(MediaFailure) -> FilterGraph) throws(MediaFailure) -> FilterGraph {
+        if let graph = self { return graph }
+        let made = try make()
+        self = made
+        return made
+    }
+}

@@ -96,13 +96,7 @@ final class AudioStage {
             isDone = true
             return
         }
-        let graph: FilterGraph
-        if let existing = rangeGraph {
-            graph = existing
-        } else {
-            graph = try makeRangeGraph(for: frame)
-            rangeGraph = graph
-        }
+        let graph = try rangeGraph.orMake { () throws(MediaFailure) in try makeRangeGraph(for: frame) }
         try graph.push(frame)
         try moveRangeOutput(from: graph)
     }
@@ -115,12 +109,8 @@ final class AudioStage {
             let keep = try crossfade.process(filtered, timeBase: graph.outputTimeBase)
             guard keep > 0 else { continue }
             filtered.sampleCount = Int32(keep)
-            let framing: FilterGraph
-            if let existing = framingGraph {
-                framing = existing
-            } else {
-                framing = try makeFramingGraph(timeBase: graph.outputTimeBase)
-                framingGraph = framing
+            let framing = try framingGraph.orMake { () throws(MediaFailure) in
+                try makeFramingGraph(timeBase: graph.outputTimeBase)
             }
             try framing.push(filtered)
         }

@@ -192,13 +192,12 @@ final class VideoStage {
     /// A reducer's kept time must not go back before the previous one, nor past the end of the
     /// frame it keeps (the frame would then show where the source had a later one).
     private func checkKept(_ at: MediaTime, frameEnd: MediaTime) throws(MediaFailure) {
-        let name = String(describing: type(of: plan.reducer))
         if let lastKept, at < lastKept {
-            throw .reducerMisbehaved("frame reducer \(name) kept a frame at \(at.seconds) s, before the one it kept at "
+            throw .reducerMisbehaved("frame reducer \(reducerName) kept a frame at \(at.seconds) s, before the one it kept at "
                 + "\(lastKept.seconds) s; kept times must increase")
         }
         if at >= frameEnd || at < .zero {
-            throw .reducerMisbehaved("frame reducer \(name) kept a frame at \(at.seconds) s, outside its span on the "
+            throw .reducerMisbehaved("frame reducer \(reducerName) kept a frame at \(at.seconds) s, outside its span on the "
                 + "output timeline (it ends at \(frameEnd.seconds) s)")
         }
         lastKept = at
@@ -217,13 +216,7 @@ final class VideoStage {
     private func emit(_ frame: Frame, start: Int64, end: Int64) throws(MediaFailure) {
         frame.pts = start
         durations[start] = end - start
-        let graph: FilterGraph
-        if let existing = self.graph {
-            graph = existing
-        } else {
-            graph = try makeGraph(for: frame)
-            self.graph = graph
-        }
+        let graph = try self.graph.orMake { () throws(MediaFailure) in try makeGraph(for: frame) }
         try graph.push(frame)
         try pullFiltered(from: graph)
     }
