@@ -40,8 +40,7 @@ public struct HighlightAnalysisRequest: AnalysisRequest {
         public var shots: [TimeRange]
     }
 
-    /// The lowest level a highlight may have; `nil` picks it from the video (one above the
-    /// median, at least 4.5).
+    /// The lowest level a highlight may have; `nil` uses `HighlightEditing.defaultLevel` (6).
     public var minimumLevel: Float?
 
     /// Creates the request.
@@ -51,7 +50,7 @@ public struct HighlightAnalysisRequest: AnalysisRequest {
 
     public func result(from analysis: VideoAnalysis) throws(ReelError) -> Output {
         Output(
-            highlights: HighlightSelector.highlights(analysis.segments, minimumLevel: minimumLevel),
+            highlights: HighlightSelector.highlights(analysis, minimumLevel: minimumLevel),
             levels: analysis.segments.map { ($0.timeRange, $0.level) },
             shots: analysis.shots)
     }
@@ -78,6 +77,6 @@ public struct ShotAnalysisRequest: AnalysisRequest {
 extension HighlightAnalysisRequest {
     /// The highlight ranges this request picks from an analysis.
     public func highlights(in analysis: VideoAnalysis) -> [TimeRange] {
-        HighlightSelector.highlights(analysis.segments, minimumLevel: minimumLevel)
+        HighlightSelector.highlights(analysis, minimumLevel: minimumLevel)
     }
 }

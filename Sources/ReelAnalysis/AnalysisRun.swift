@@ -65,16 +65,28 @@ struct AnalysisRun {
         let segmenter = Segmenter(maximumDuration: options.maximumSegmentDuration)
         let scorer = EngagementScorer(signals: options.signals, weights: options.weights, hasAudio: info.hasAudio)
         let cutTimes = boundaries.map(\.time.seconds)
-        let segments = segmenter.split(shots).map { range in
-            let features = SegmentAggregator.features(
-                of: range, frames: frames, audio: audio.windows, hasAudio: info.hasAudio, cutTimes: cutTimes)
-            return EngagementSegment(timeRange: range, level: Float(scorer.level(features)), features: features)
+        let sound = audio.windows
+        let typicalLoudness = SegmentAggregator.typicalLoudness(sound)
+        let ranges = segmenter.split(shots)
+        let features = ranges.map { range in
+            SegmentAggregator.features(
+                of: range, frames: frames, audio: sound, hasAudio: info.hasAudio, cutTimes: cutTimes,
+                typicalLoudness: typicalLoudness)
         }
-        let keyFrame = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: boundaries)
+        let raw = features.map(scorer.raw)
+        let levels = options.calibration.levels(raw, durations: ranges.map(\.duration.seconds))
+        let segments = ranges.indices.map { index in
+            var segment = EngagementSegment(timeRange: ranges[index], level: Float(levels[index]), features: features[index])
+            segment.rawEngagement = raw[index]
+            segment.signature = SegmentSignature.mean(of: ranges[index], frames: frames, signatures: signatures)
+            return segment
+        }
+        let keyFrame = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: boundaries, segments: segments)
         let analysis = VideoAnalysis(
             duration: info.duration > 0 ? info.duration : (end - start).seconds, boundaries: boundaries, shots: shots, segments: segments,
             keyFrame: keyFrame, decodePasses: 1, refinedCuts: refined, sampledFrames: frames.count,
-            faces: frames.compactMap { frame in frame.faces.map { FaceSample(time: frame.time, presence: $0) } })
+            faces: frames.compactMap { frame in frame.faces.map { FaceSample(time: frame.time, presence: $0) } },
+            samples: zip(frames, signatures).map { SampleSignature(time: $0.time, signature: $1) })
         // Decoding works on the file's clock; results are on the API's timeline, whose zero is the
         // file's start (its first presented frame), as compression ranges and thumbnails are.
         return analysis.shifted(by: MediaTime(value: 0, timescale: 1) - MediaTime(seconds: source.startTime, timescale: 1_000_000))

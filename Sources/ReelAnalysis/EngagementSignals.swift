@@ -28,6 +28,20 @@ public struct SegmentFeatures: Sendable, Equatable, Codable {
     public var faceArea: Double = 0
     /// Mean centrality (0...1) of the largest face, over the samples that show one.
     public var faceCentrality: Double = 0
+    /// Mean of how clearly something stands out from the background (0 for empty scenery).
+    public var subject: Double = 0
+    /// Share of samples that look like text on a plain background (titles, credits).
+    public var textShare: Double = 0
+    /// Median change between samples once the camera's movement is undone (0...1).
+    public var subjectMotion: Double = 0
+    /// Median camera movement between samples, as a share of the picture's width.
+    public var cameraMotion: Double = 0
+    /// Loudness in dB above the video's typical loudness (its median over sounding windows).
+    public var loudnessAboveTypical: Double = 0
+    /// The loudest half second, in dB above the video's typical loudness.
+    public var burst: Double = 0
+    /// Share of the segment's audio that is near silence (below -55 dBFS).
+    public var silenceShare: Double = 0
 }
 
 /// One measured cue of how engaging a segment is: a small strategy, so new signals plug in.
@@ -38,12 +52,22 @@ public protocol EngagementSignal: Sendable {
     func score(_ features: SegmentFeatures) -> Double
 }
 
-/// Picture activity: saturates at a change of about 0.08 between samples.
+/// What moves in the scene: the change between samples once the camera's own movement is
+/// undone, so a pan over empty scenery is not action. Saturates at a residual of about 0.06.
 public struct MotionSignal: EngagementSignal {
     /// Creates the signal.
     public init() {}
     public var name: String { "motion" }
-    public func score(_ features: SegmentFeatures) -> Double { 1 - exp(-features.motion / 0.03) }
+    public func score(_ features: SegmentFeatures) -> Double { 1 - exp(-features.subjectMotion / 0.02) }
+}
+
+/// Something in frame: colors in the middle of the picture that the scenery along its edges
+/// does not have (see `FrameFeatures.subject`). Empty sky or bare ground score near 0.
+public struct SubjectSignal: EngagementSignal {
+    /// Creates the signal.
+    public init() {}
+    public var name: String { "subject" }
+    public func score(_ features: SegmentFeatures) -> Double { features.subject }
 }
 
 /// Shot rhythm: quick cutting reads as energetic; one cut every 2 s or faster scores 1.
@@ -68,25 +92,31 @@ public struct VisualQualitySignal: EngagementSignal {
     }
 }
 
-/// Loudness: -50 dBFS or quieter scores 0, -12 dBFS or louder scores 1.
+/// Loudness against the video's own baseline: the typical level scores 0.4, 8 dB above it 1,
+/// near silence 0. A loud film and a quiet phone clip are judged each on its own scale.
 public struct AudioLoudnessSignal: EngagementSignal {
     /// Creates the signal.
     public init() {}
     public var name: String { "loudness" }
-    public func score(_ features: SegmentFeatures) -> Double { min(max((features.loudness + 50) / 38, 0), 1) }
+    public func score(_ features: SegmentFeatures) -> Double {
+        guard features.loudness > -55 else { return 0 }
+        return min(max(0.4 + features.loudnessAboveTypical / 13.3, 0), 1) * (1 - features.silenceShare)
+    }
 }
 
-/// Audio onsets (cheers, impacts, speech attacks): three strong onsets a second score 1.
+/// Sound events: onsets (impacts, speech attacks, music hits; three strong ones a second score
+/// 1) or a burst (cheering, laughter, a crash: a half second 10 dB above the typical level).
 public struct AudioOnsetSignal: EngagementSignal {
     /// Creates the signal.
     public init() {}
     public var name: String { "onsets" }
-    public func score(_ features: SegmentFeatures) -> Double { min(features.onsetRate / 3, 1) }
+    public func score(_ features: SegmentFeatures) -> Double {
+        max(min(features.onsetRate / 3, 1), min(max(features.burst / 10, 0), 1))
+    }
 }
 
 /// People on screen: a large, central face scores 1 (a face filling a twentieth of the picture
-/// and more). Measured on every analysis; not weighted by default (`EngagementWeights`), so levels
-/// are as before unless you give it a weight.
+/// and more). Faces are looked for every 2 s, so short segments may have no face sample.
 public struct FacePresenceSignal: EngagementSignal {
     /// Creates the signal.
     public init() {}
@@ -98,26 +128,35 @@ public struct FacePresenceSignal: EngagementSignal {
 
 /// How much each signal counts, and how pictures that cannot be seen are held down.
 ///
-/// The engagement of a segment is the weighted mean of its signals, times a visibility factor
-/// (1 for a normal picture, falling to 0 for black or blank frames and to `darkFloor` for very
-/// dark ones), times 9. Defaults: motion 0.35, loudness 0.2, onsets 0.15, rhythm 0.1, quality 0.2.
+/// A segment's raw engagement is the weighted mean of its signals (audio signals left out when
+/// the video has none), times a visibility factor (1 for a normal picture, 0 for black or blank
+/// frames, `darkFloor` for very dark ones), times `1 - textPenalty x` the share of text-like
+/// samples (titles, credits). `LevelCalibration` then turns raw engagement into levels 0...9.
+/// Defaults: motion 0.3, subject 0.2, loudness 0.15, faces 0.1, onsets 0.1, quality 0.1,
+/// rhythm 0.05.
 public struct EngagementWeights: Sendable, Equatable {
     /// Weight per signal name.
     public var weights: [String: Double]
     /// Visibility factor for a segment whose brightness is near 0 (but not blank).
     public var darkFloor: Double
+    /// How much a segment of only text-like pictures is held down (0...1).
+    public var textPenalty: Double
 
     /// The documented defaults.
-    public init(weights: [String: Double] = ["motion": 0.35, "loudness": 0.2, "onsets": 0.15, "rhythm": 0.1, "quality": 0.2],
-                darkFloor: Double = 0.3) {
+    public init(weights: [String: Double] = [
+                    "motion": 0.3, "subject": 0.2, "loudness": 0.15, "faces": 0.1, "onsets": 0.1, "quality": 0.1,
+                    "rhythm": 0.05,
+                ],
+                darkFloor: Double = 0.3, textPenalty: Double = 0.8) {
         self.weights = weights
         self.darkFloor = darkFloor
+        self.textPenalty = textPenalty
     }
 
     /// The built-in signals.
     public static let standardSignals: [any EngagementSignal] = [
-        MotionSignal(), AudioLoudnessSignal(), AudioOnsetSignal(), ShotRhythmSignal(), VisualQualitySignal(),
-        FacePresenceSignal(),
+        MotionSignal(), SubjectSignal(), AudioLoudnessSignal(), AudioOnsetSignal(), ShotRhythmSignal(),
+        VisualQualitySignal(), FacePresenceSignal(),
     ]
 }
 
@@ -128,8 +167,8 @@ struct EngagementScorer {
     /// Whether the source has audio; without it the audio signals are left out of the mean.
     var hasAudio: Bool
 
-    /// The engagement level, 0...9.
-    func level(_ features: SegmentFeatures) -> Double {
+    /// The raw engagement, 0...1, before calibration against the rest of the video.
+    func raw(_ features: SegmentFeatures) -> Double {
         var total = 0.0, weightSum = 0.0
         for signal in signals {
             if !hasAudio && (signal.name == "loudness" || signal.name == "onsets") { continue }
@@ -141,6 +180,7 @@ struct EngagementScorer {
         guard weightSum > 0 else { return 0 }
         let visible = 1 - features.blankFraction
         let lit = weights.darkFloor + (1 - weights.darkFloor) * min(features.brightness / 0.15, 1)
-        return (9 * total / weightSum * visible * lit * 100).rounded() / 100
+        let readable = 1 - weights.textPenalty * features.textShare
+        return total / weightSum * visible * lit * readable
     }
 }

@@ -19,6 +19,16 @@ public struct FrameFeatures: Sendable, Equatable {
     public var change: Double
     /// The faces seen, on the samples the face pass looked at (`nil` on the others).
     public var faces: FacePresence?
+    /// How much of the middle of the picture has colors the scenery along its edges lacks: a
+    /// character or object in frame (0 for empty sky or bare ground; see `PictureContent`).
+    public var subject: Double = 0
+    /// How much the picture looks like text on a plain background (titles, credits).
+    public var textLikeness: Double = 0
+    /// Change left after undoing the camera's movement since the previous sample: what moved
+    /// in the scene itself.
+    public var subjectMotion: Double = 0
+    /// The camera's movement since the previous sample, as a share of the picture's width.
+    public var cameraMotion: Double = 0
 
     /// Whether the frame is (nearly) black or blank.
     public var isBlank: Bool { brightness < 0.09 && contrast < 0.04 || contrast < 0.012 }
@@ -94,9 +104,16 @@ enum PictureMeasurer {
             change = (difference(previous.luma, luma) * 2 + difference(previous.chromaU, picture.chromaU)
                 + difference(previous.chromaV, picture.chromaV)) / 4
         }
-        return FrameFeatures(
+        let content = PictureContent.measure(picture)
+        let motion = previous.flatMap { GlobalMotion.estimate(from: $0, to: picture) }
+        var features = FrameFeatures(
             time: picture.time, brightness: mean / 255, contrast: variance.squareRoot() / 255,
             sharpness: min(laplacian / 255, 1), colorfulness: min(chroma / 128, 1), change: change, faces: nil)
+        features.subject = content.subject
+        features.textLikeness = content.textLikeness
+        features.subjectMotion = motion?.residual ?? 0
+        features.cameraMotion = motion?.cameraShare(width: width) ?? 0
+        return features
     }
 
     /// Mean absolute difference of two planes, 0...1.

@@ -1,21 +1,25 @@
 import ReelMedia
 import ReelSupport
 
-/// Picks the frame that best represents a video.
+/// Picks the frame that works best as the video's poster.
 ///
-/// Sampled frames that are blank, inside a transition, or right at a cut are left out. The rest
-/// are grouped by appearance (a coarse color layout); each group weighs as much as its screen
-/// time. In the largest group, the sharpest, best exposed, steadiest frame wins.
+/// Sampled frames that are blank, text-like (titles, credits), inside a transition, or right at
+/// a cut are left out. Each remaining frame is scored on picture quality (sharp against the
+/// video's own typical sharpness, well exposed, contrasty, steady), on a subject being present
+/// (a whole face not cut by the frame's edge where the face pass looked, else the
+/// centre-surround subject cue), and on the engagement level of its segment; frames of the
+/// video's recurring looks (appearance groups with more screen time) get a small bonus.
 enum KeyFrameSelector {
     static let groupingDistance = 0.07
 
-    static func select(frames: [FrameFeatures], signatures: [[UInt8]], boundaries: [ShotBoundary]) -> MediaTime? {
+    static func select(frames: [FrameFeatures], signatures: [[UInt8]], boundaries: [ShotBoundary],
+                       segments: [EngagementSegment] = []) -> MediaTime? {
         guard !frames.isEmpty else { return nil }
         let transitions = boundaries.compactMap(\.transition)
         let cuts = boundaries.filter { $0.kind == .cut }.map(\.time)
         let candidates = frames.indices.filter { index in
             let frame = frames[index]
-            if frame.isBlank { return false }
+            if frame.isBlank || frame.textLikeness > 0.5 { return false }
             if transitions.contains(where: { $0.contains(frame.time) }) { return false }
             // The samples on both sides of a cut may straddle it or show a compression burst.
             if cuts.contains(where: { abs($0.seconds - frame.time.seconds) < 0.25 }) { return false }
@@ -25,28 +29,58 @@ enum KeyFrameSelector {
             let brightest = frames.indices.max { frames[$0].brightness < frames[$1].brightness }
             return brightest.map { frames[$0].time }
         }
+        let sharpness = candidates.map { frames[$0].sharpness }.sorted()
+        let typicalSharpness = max(sharpness[sharpness.count / 2], 0.005)
+        var groupOf = [Int: Int]()
         var leaders: [Int] = []
-        var members: [[Int]] = []
-        for index in candidates {
+        var sizes: [Int] = []
+        for index in candidates where index < signatures.count {
             if let group = leaders.firstIndex(where: {
                 PictureMeasurer.difference(signatures[$0], signatures[index]) < groupingDistance
             }) {
-                members[group].append(index)
+                sizes[group] += 1
+                groupOf[index] = group
             } else {
+                groupOf[index] = leaders.count
                 leaders.append(index)
-                members.append([index])
+                sizes.append(1)
             }
         }
-        guard let largest = members.max(by: { $0.count < $1.count }) else { return nil }
-        let best = largest.max { quality(frames[$0]) < quality(frames[$1]) }
-        return best.map { frames[$0].time }
+        let largest = Double(sizes.max() ?? 1)
+        var segmentIndex = 0
+        var best: (index: Int, score: Double)?
+        for index in candidates {
+            let frame = frames[index]
+            while segmentIndex < segments.count - 1 && segments[segmentIndex].timeRange.end <= frame.time { segmentIndex += 1 }
+            let level = segments.isEmpty ? 4.5 : Double(segments[segmentIndex].level)
+            let recurring = groupOf[index].map { Double(sizes[$0]) / largest } ?? 0
+            let score = quality(frame, typicalSharpness: typicalSharpness) * (0.35 + 0.65 * subject(frame))
+                * (0.5 + 0.5 * level / 9) * (0.85 + 0.15 * recurring)
+            if best.map({ score > $0.score }) ?? true { best = (index, score) }
+        }
+        return best.map { frames[$0.index].time }
     }
 
-    static func quality(_ frame: FrameFeatures) -> Double {
-        let sharp = min(frame.sharpness / 0.08, 1)
+    /// Sharp (half against a fixed scale, half against the video's median), well exposed,
+    /// contrasty and steady (no motion blur), 0...1.
+    static func quality(_ frame: FrameFeatures, typicalSharpness: Double = 0.04) -> Double {
+        let sharp = 0.5 * min(frame.sharpness / 0.08, 1) + 0.5 * min(frame.sharpness / (1.3 * typicalSharpness), 1)
         let exposure = max(0, 1 - abs(frame.brightness - 0.45) / 0.45)
         let contrast = min(frame.contrast / 0.2, 1)
         let steady = 1 - min(frame.change / 0.1, 1)
         return sharp * 0.4 + exposure * 0.25 + contrast * 0.15 + steady * 0.2
+    }
+
+    /// How clearly a subject is in frame: a face of fair size fully inside the picture scores
+    /// 1, one cut by the edge 0.3; without a face (or where faces were not looked for), the
+    /// centre-surround subject cue.
+    static func subject(_ frame: FrameFeatures) -> Double {
+        if let faces = frame.faces, let box = faces.boxes.first {
+            let margin = 0.01
+            let inside = box.minX > margin && box.minY > margin && box.maxX < 1 - margin && box.maxY < 1 - margin
+            let size = min(faces.largestArea / 0.02, 1)
+            return inside ? max(size, frame.subject) : 0.3
+        }
+        return frame.subject
     }
 }

@@ -24,7 +24,7 @@ struct Segmenter {
 /// Summarizes the frame and audio measurements that fall inside a segment.
 enum SegmentAggregator {
     static func features(of range: TimeRange, frames: [FrameFeatures], audio: [AudioFeatures], hasAudio: Bool,
-                         cutTimes: [Double]) -> SegmentFeatures {
+                         cutTimes: [Double], typicalLoudness: Double = -30) -> SegmentFeatures {
         let start = range.start.seconds, end = range.end.seconds
         var inside = frames.filter { $0.time >= range.start && $0.time < range.end }
         if inside.isEmpty, let nearest = frames.min(by: { abs($0.time.seconds - start) < abs($1.time.seconds - start) }) {
@@ -33,6 +33,10 @@ enum SegmentAggregator {
         // The first sample of a shot carries the cut's change, not motion.
         let changes = inside.dropFirst().map(\.change).sorted()
         let motion = changes.isEmpty ? 0 : changes[changes.count / 2]
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        }
         func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
         let searched = inside.compactMap(\.faces)
         let withFaces = searched.filter { $0.count > 0 }
@@ -40,19 +44,44 @@ enum SegmentAggregator {
         let window = 10.0
         let nearbyCuts = cutTimes.filter { $0 >= (start + end) / 2 - window && $0 < (start + end) / 2 + window }.count
         let covered = min(end + window, max(end, cutTimes.last ?? end)) - max(start - window, 0)
-        return SegmentFeatures(
+        let loudness = hasAudio && !sound.isEmpty ? 10 * log10Mean(sound.map(\.loudness)) : -100
+        var features = SegmentFeatures(
             motion: motion,
             sharpness: mean(inside.map(\.sharpness)),
             brightness: mean(inside.map(\.brightness)),
             contrast: mean(inside.map(\.contrast)),
             colorfulness: mean(inside.map(\.colorfulness)),
             blankFraction: Double(inside.filter(\.isBlank).count) / Double(max(inside.count, 1)),
-            loudness: hasAudio && !sound.isEmpty ? 10 * log10Mean(sound.map(\.loudness)) : -100,
+            loudness: loudness,
             onsetRate: sound.isEmpty ? 0 : sound.map(\.onset).reduce(0, +) / max(end - start, 0.1),
             cutsPerMinute: Double(nearbyCuts) / max(covered, 2 * window) * 60,
             faceShare: searched.isEmpty ? 0 : Double(withFaces.count) / Double(searched.count),
             faceArea: mean(searched.map(\.largestArea)),
             faceCentrality: mean(withFaces.map(\.centrality)))
+        features.subject = mean(inside.map(\.subject))
+        features.textShare = Double(inside.filter { $0.textLikeness > 0.5 }.count) / Double(max(inside.count, 1))
+        features.subjectMotion = median(inside.dropFirst().map(\.subjectMotion))
+        features.cameraMotion = median(inside.dropFirst().map(\.cameraMotion))
+        if hasAudio && !sound.isEmpty {
+            features.loudnessAboveTypical = loudness - typicalLoudness
+            // Half-second windows (five of 0.1 s), the loudest one.
+            var loudest = -100.0
+            for first in stride(from: 0, to: sound.count, by: 1) where first + 5 <= sound.count || first == 0 {
+                let window = sound[first..<min(first + 5, sound.count)].map(\.loudness)
+                loudest = max(loudest, 10 * log10Mean(window))
+            }
+            features.burst = loudest - typicalLoudness
+            features.silenceShare = Double(sound.filter { $0.loudness < -55 }.count) / Double(sound.count)
+        }
+        return features
+    }
+
+    /// The video's typical loudness: the median of its 0.1 s windows that are not near silence
+    /// (-60 dBFS when nearly all of it is).
+    static func typicalLoudness(_ audio: [AudioFeatures]) -> Double {
+        let sounding = audio.map(\.loudness).filter { $0 > -60 }.sorted()
+        guard sounding.count >= max(audio.count / 10, 1) else { return -60 }
+        return sounding[sounding.count / 2]
     }
 
     /// The mean power of dB values, back in dB / 10 (so that 10 x result is dB).

@@ -25,6 +25,14 @@ public struct VideoAnalysis: Sendable, Equatable {
     public var sampledFrames: Int
     /// The faces seen on the samples the face pass searched (empty when it was off).
     public var faces: [FaceSample] = []
+    /// The appearance signature of every sample, in time order, to tell repeated content apart.
+    package var samples: [SampleSignature] = []
+}
+
+/// The coarse appearance of one sampled frame (block means of Y, U and V).
+package struct SampleSignature: Sendable, Equatable {
+    package var time: MediaTime
+    package var signature: [UInt8]
 }
 
 /// Faces on one searched sample.
@@ -50,33 +58,37 @@ public struct EngagementSegment: Sendable, Equatable {
     public var level: Float
     /// What was measured on it.
     public var features: SegmentFeatures
+    /// The weighted signals before calibration against the rest of the video (0...1).
+    public var rawEngagement: Double = 0
+    /// The mean appearance signature of its samples, to tell repeated content apart.
+    package var signature: [UInt8] = []
 }
 
-/// Picks highlight ranges from engagement levels.
-package enum HighlightSelector {
-    /// Segments at or above the threshold, adjacent ones merged, in time order. Without an
-    /// explicit minimum the threshold is one level above the median (at most the top level), and
-    /// never below 4.5, so a video of uniformly dull segments has no highlights.
-    package static func highlights(_ segments: [EngagementSegment], minimumLevel: Float?) -> [TimeRange] {
-        guard !segments.isEmpty else { return [] }
-        let threshold = minimumLevel ?? automaticThreshold(segments)
-        var ranges: [TimeRange] = []
-        for segment in segments where segment.level >= threshold {
-            if let last = ranges.last, last.end == segment.timeRange.start {
-                ranges[ranges.count - 1].end = segment.timeRange.end
-            } else {
-                ranges.append(segment.timeRange)
-            }
+/// The mean appearance of the samples inside a range.
+enum SegmentSignature {
+    static func mean(of range: TimeRange, frames: [FrameFeatures], signatures: [[UInt8]]) -> [UInt8] {
+        var sums: [Int] = []
+        var count = 0
+        for index in frames.indices where frames[index].time >= range.start && frames[index].time < range.end
+            && index < signatures.count && !frames[index].isBlank {
+            if sums.isEmpty { sums = [Int](repeating: 0, count: signatures[index].count) }
+            guard signatures[index].count == sums.count else { continue }
+            for position in sums.indices { sums[position] += Int(signatures[index][position]) }
+            count += 1
         }
-        return ranges
+        guard count > 0 else { return [] }
+        return sums.map { UInt8(clamping: $0 / count) }
     }
+}
 
-    static func automaticThreshold(_ segments: [EngagementSegment]) -> Float {
-        let sorted = segments.map(\.level).sorted()
-        let middle = sorted.count / 2
-        let median = sorted.count % 2 == 0 ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
-        // One above the median, but a uniformly engaging video still keeps its best segments.
-        return max(4.5, min(median + 1, sorted.last ?? 9))
+/// Picks highlight ranges from an analysis (see `HighlightEditor`).
+package enum HighlightSelector {
+    /// The highlights without a budget: pieces at or above `minimumLevel` (default
+    /// `HighlightEditing.defaultLevel`), cut as an editor would, in time order.
+    package static func highlights(_ analysis: VideoAnalysis, minimumLevel: Float?) -> [TimeRange] {
+        var editing = HighlightEditing()
+        if let minimumLevel { editing.minimumLevel = minimumLevel }
+        return HighlightEditor.pieces(analysis, editing: editing)
     }
 }
 
@@ -101,6 +113,7 @@ extension VideoAnalysis {
         }
         result.keyFrame = keyFrame.map { $0 + offset }
         result.faces = faces.map { FaceSample(time: $0.time + offset, presence: $0.presence) }
+        result.samples = samples.map { SampleSignature(time: $0.time + offset, signature: $0.signature) }
         return result
     }
 }

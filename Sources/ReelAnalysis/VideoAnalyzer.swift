@@ -40,6 +40,8 @@ public final class VideoAnalyzer: Sendable {
         public var maximumSegmentDuration: Double = 4
         /// Weights of the engagement signals.
         public var weights = EngagementWeights()
+        /// How raw engagement becomes levels 0...9 (relative to the video's own spread).
+        public var calibration = LevelCalibration()
         /// The engagement signals; add your own `EngagementSignal` and give it a weight.
         public var signals: [any EngagementSignal] = EngagementWeights.standardSignals
         /// Where faces are looked for in the same decode (`FrameFeatures.faces`,

@@ -89,7 +89,11 @@ enum AnalysisReport {
             ("keyframe", analysis.keyFrame.map { .object([("time", JSONValue($0.seconds))]) } ?? .null),
             ("highlights", .array(highlights.map { .object(range($0)) })),
             ("segments", .array(analysis.segments.map {
-                .object(range($0.timeRange) + [("level", JSONValue((Double($0.level) * 100).rounded() / 100))])
+                .object(range($0.timeRange) + [
+                    ("level", JSONValue((Double($0.level) * 100).rounded() / 100)),
+                    ("raw", JSONValue(($0.rawEngagement * 1000).rounded() / 1000)),
+                    ("features", featureObject($0.features)),
+                ])
             })),
             ("shots", .array(analysis.shots.map { .object(range($0)) })),
             ("boundaries", .array(analysis.boundaries.map {
@@ -106,6 +110,20 @@ enum AnalysisReport {
                 ])
             })),
         ])
+    }
+
+    /// A segment's measurements, rounded to three decimals.
+    static func featureObject(_ features: SegmentFeatures) -> JSONValue {
+        let pairs: [(String, Double)] = [
+            ("motion", features.motion), ("subjectMotion", features.subjectMotion), ("cameraMotion", features.cameraMotion),
+            ("subject", features.subject), ("textShare", features.textShare),
+            ("sharpness", features.sharpness), ("brightness", features.brightness), ("contrast", features.contrast),
+            ("colorfulness", features.colorfulness), ("blankFraction", features.blankFraction),
+            ("loudness", features.loudness), ("loudnessAboveTypical", features.loudnessAboveTypical),
+            ("burst", features.burst), ("silenceShare", features.silenceShare), ("onsetRate", features.onsetRate),
+            ("cutsPerMinute", features.cutsPerMinute), ("faceShare", features.faceShare), ("faceArea", features.faceArea),
+        ]
+        return .object(pairs.map { ($0.0, JSONValue(($0.1 * 1000).rounded() / 1000)) })
     }
 
     /// The readable summary: key frame, shots, highlights and a sparkline of the levels.

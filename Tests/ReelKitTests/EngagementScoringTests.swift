@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ReelAnalysis
 @testable import ReelCompression
@@ -9,56 +10,76 @@ import Testing
 /// Scoring, highlight selection, shot detection and key-frame choice on synthetic series.
 @Suite(.timeLimit(.minutes(5))) struct EngagementScoringTests {
     static func features(motion: Double = 0, brightness: Double = 0.45, blank: Double = 0, loudness: Double = -100,
-                         onsets: Double = 0, cuts: Double = 0, sharpness: Double = 0.05) -> SegmentFeatures {
-        SegmentFeatures(motion: motion, sharpness: sharpness, brightness: brightness, contrast: 0.2, colorfulness: 0.2,
-                        blankFraction: blank, loudness: loudness, onsetRate: onsets, cutsPerMinute: cuts)
+                         onsets: Double = 0, cuts: Double = 0, sharpness: Double = 0.05, subject: Double = 0.3,
+                         camera: Double = 0, above: Double = 0, burst: Double = 0, text: Double = 0) -> SegmentFeatures {
+        var features = SegmentFeatures(
+            motion: motion, sharpness: sharpness, brightness: brightness, contrast: 0.2, colorfulness: 0.2,
+            blankFraction: blank, loudness: loudness, onsetRate: onsets, cutsPerMinute: cuts)
+        features.subjectMotion = motion
+        features.cameraMotion = camera
+        features.subject = subject
+        features.loudnessAboveTypical = above
+        features.burst = burst
+        features.textShare = text
+        return features
     }
 
     let scorer = EngagementScorer(signals: EngagementWeights.standardSignals, weights: EngagementWeights(), hasAudio: true)
 
     @Test func actionOutranksStillsAndBlack() {
-        let action = scorer.level(Self.features(motion: 0.1, loudness: -10, onsets: 3, cuts: 20))
-        let still = scorer.level(Self.features(motion: 0.001, loudness: -60))
-        let black = scorer.level(Self.features(brightness: 0.01, blank: 1))
-        let dark = scorer.level(Self.features(motion: 0.1, brightness: 0.02, loudness: -10, onsets: 3))
-        #expect(action > 7)
-        #expect(still < 2.5)
+        let action = scorer.raw(Self.features(motion: 0.08, loudness: -15, onsets: 3, cuts: 20, subject: 0.9, above: 8))
+        let still = scorer.raw(Self.features(motion: 0.001, loudness: -60, subject: 0.1))
+        let black = scorer.raw(Self.features(brightness: 0.01, blank: 1))
+        let dark = scorer.raw(Self.features(motion: 0.08, brightness: 0.02, loudness: -15, onsets: 3, subject: 0.9, above: 8))
+        #expect(action > 0.75)
+        #expect(still < 0.3)
         #expect(black == 0)
         #expect(dark < action / 2)
-        #expect((0...9).contains(action))
+        #expect((0...1).contains(action))
+    }
+
+    @Test func aPanOverEmptySceneryIsNotAction() {
+        // The raw picture change is high, but once the camera's movement is undone little moves,
+        // and nothing stands out of the scenery.
+        var pan = Self.features(subject: 0.05, camera: 0.08)
+        pan.motion = 0.08
+        pan.subjectMotion = 0.003
+        let character = Self.features(motion: 0.03, subject: 0.7)
+        #expect(scorer.raw(character) > scorer.raw(pan) + 0.2)
+    }
+
+    @Test func creditsAndTitlesAreHeldDown() {
+        let credits = scorer.raw(Self.features(motion: 0.04, subject: 0.3, text: 1))
+        let scene = scorer.raw(Self.features(motion: 0.04, subject: 0.3))
+        #expect(credits < scene * 0.3)
     }
 
     @Test func eachSignalRaisesTheLevel() {
-        let base = scorer.level(Self.features(loudness: -60))
-        #expect(scorer.level(Self.features(motion: 0.05, loudness: -60)) > base)
-        #expect(scorer.level(Self.features(loudness: -15)) > base)
-        #expect(scorer.level(Self.features(loudness: -60, onsets: 2)) > base)
-        #expect(scorer.level(Self.features(loudness: -60, cuts: 30)) > base)
-        #expect(scorer.level(Self.features(loudness: -60, sharpness: 0.01)) < base)
+        let base = scorer.raw(Self.features(loudness: -30))
+        #expect(scorer.raw(Self.features(motion: 0.05, loudness: -30)) > base)
+        #expect(scorer.raw(Self.features(loudness: -30, subject: 0.9)) > base)
+        #expect(scorer.raw(Self.features(loudness: -30, above: 6)) > base)
+        #expect(scorer.raw(Self.features(loudness: -30, burst: 10)) > base)
+        #expect(scorer.raw(Self.features(loudness: -30, onsets: 2)) > base)
+        #expect(scorer.raw(Self.features(loudness: -30, cuts: 30)) > base)
+        #expect(scorer.raw(Self.features(loudness: -30, sharpness: 0.01)) < base)
+        var face = Self.features(loudness: -30)
+        face.faceShare = 1
+        face.faceArea = 0.08
+        face.faceCentrality = 1
+        #expect(scorer.raw(face) > base)
+        // Near silence is not loud, whatever the baseline.
+        #expect(scorer.raw(Self.features(loudness: -70, above: 6)) < scorer.raw(Self.features(loudness: -30, above: 6)))
     }
 
     @Test func weightsAreTunableAndAudioIsIgnoredWithoutAudio() {
         var weights = EngagementWeights()
         weights.weights = ["motion": 1]
         let motionOnly = EngagementScorer(signals: EngagementWeights.standardSignals, weights: weights, hasAudio: true)
-        #expect(motionOnly.level(Self.features(motion: 0, loudness: 0, onsets: 3)) == 0)
+        #expect(motionOnly.raw(Self.features(motion: 0, loudness: 0, onsets: 3, above: 10)) == 0)
         let silent = EngagementScorer(signals: EngagementWeights.standardSignals, weights: EngagementWeights(), hasAudio: false)
-        let level = silent.level(Self.features(motion: 0.1, loudness: -100))
-        #expect(level > scorer.level(Self.features(motion: 0.1, loudness: -100)))
-    }
-
-    @Test func highlightsAreAboveTheThresholdAndMerged() {
-        func segment(_ start: Int, _ end: Int, _ level: Float) -> EngagementSegment {
-            EngagementSegment(timeRange: TimeRange(start: MediaTime(value: Int64(start), timescale: 1),
-                                                   end: MediaTime(value: Int64(end), timescale: 1)),
-                              level: level, features: Self.features())
-        }
-        let segments = [segment(0, 2, 0), segment(2, 4, 2), segment(4, 6, 7), segment(6, 8, 8), segment(8, 10, 2), segment(10, 12, 6.5)]
-        let ranges = HighlightSelector.highlights(segments, minimumLevel: nil)
-        #expect(ranges.map { [$0.start.seconds, $0.end.seconds] } == [[4, 8], [10, 12]])
-        #expect(HighlightSelector.highlights(segments, minimumLevel: 7.5).map(\.start.seconds) == [6])
-        let dull = [segment(0, 2, 1), segment(2, 4, 2), segment(4, 6, 1.5)]
-        #expect(HighlightSelector.highlights(dull, minimumLevel: nil).isEmpty)
+        let raw = silent.raw(Self.features(motion: 0.1, loudness: -100))
+        #expect(raw > scorer.raw(Self.features(motion: 0.1, loudness: -100)))
     }
 
     @Test func adaptiveCutsIgnoreSteadyMotionButFindSpikes() {
@@ -127,22 +148,48 @@ import Testing
         for (a, b) in zip(pieces, pieces.dropFirst()) { #expect(a.end == b.start) }
     }
 
-    @Test func keyFrameAvoidsBlankAndTransitionsAndFavoursTheLargestGroup() {
-        func frame(_ tenth: Int, brightness: Double, sharpness: Double, contrast: Double = 0.2) -> FrameFeatures {
-            FrameFeatures(time: MediaTime(value: Int64(tenth), timescale: 10), brightness: brightness, contrast: contrast,
-                          sharpness: sharpness, colorfulness: 0.2, change: 0.01)
-        }
-        let frames = [frame(0, brightness: 0.01, sharpness: 0, contrast: 0.001)]
-            + (1...6).map { frame($0, brightness: 0.5, sharpness: 0.02 + Double($0) * 0.005) }
-            + (7...8).map { frame($0, brightness: 0.5, sharpness: 0.2) }
-        let common = [UInt8](repeating: 100, count: 224), rare = [UInt8](repeating: 200, count: 224)
-        let signatures = [common] + Array(repeating: common, count: 6) + [rare, rare]
-        let chosen = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: [])
-        // The sharper pair is a minority look; the largest group's sharpest frame wins.
-        #expect(chosen == MediaTime(value: 6, timescale: 10))
+    static func frame(_ tenth: Int, brightness: Double = 0.5, sharpness: Double = 0.05, contrast: Double = 0.2,
+                      subject: Double = 0.5, text: Double = 0) -> FrameFeatures {
+        var frame = FrameFeatures(time: MediaTime(value: Int64(tenth), timescale: 10), brightness: brightness, contrast: contrast,
+                                  sharpness: sharpness, colorfulness: 0.2, change: 0.01)
+        frame.subject = subject
+        frame.textLikeness = text
+        return frame
+    }
+
+    @Test func keyFrameAvoidsBlankTextAndTransitions() {
+        let frames = [Self.frame(0, brightness: 0.01, sharpness: 0, contrast: 0.001)]
+            + (1...6).map { Self.frame($0, sharpness: 0.02 + Double($0) * 0.005) }
+            + [Self.frame(7, sharpness: 0.3, subject: 1, text: 1)]
+        let signatures = [[UInt8]](repeating: [UInt8](repeating: 100, count: 224), count: frames.count)
+        // The sharpest frame is a title card: left out; the sharpest picture wins.
+        #expect(KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: []) == MediaTime(value: 6, timescale: 10))
         let transition = ShotBoundary(time: MediaTime(value: 6, timescale: 10), kind: .gradual,
                                       transition: TimeRange(start: MediaTime(value: 5, timescale: 10), end: MediaTime(value: 7, timescale: 10)))
         let avoiding = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: [transition])
         #expect(avoiding == MediaTime(value: 4, timescale: 10))
+    }
+
+    @Test func keyFramePrefersASubjectAndAWholeFace() {
+        let signatures = [[UInt8]](repeating: [UInt8](repeating: 100, count: 224), count: 3)
+        // Equally sharp: empty scenery, a character, a face cut by the top edge.
+        var frames = [Self.frame(1, subject: 0.05), Self.frame(2, subject: 0.8), Self.frame(3, subject: 0.8)]
+        #expect(KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: []) != MediaTime(value: 1, timescale: 10))
+        frames[1].faces = FacePresence(boxes: [CGRect(x: 0.4, y: 0.3, width: 0.2, height: 0.3)])
+        frames[2].faces = FacePresence(boxes: [CGRect(x: 0.4, y: 0, width: 0.2, height: 0.3)])
+        #expect(KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: []) == MediaTime(value: 2, timescale: 10))
+    }
+
+    @Test func keyFrameComesFromAnEngagingPart() {
+        let frames = [Self.frame(1), Self.frame(2), Self.frame(30), Self.frame(31)]
+        let signatures = [[UInt8]](repeating: [UInt8](repeating: 100, count: 224), count: 4)
+        let segments = [
+            EngagementSegment(timeRange: TimeRange(start: .zero, end: MediaTime(value: 2, timescale: 1)), level: 1,
+                              features: Self.features()),
+            EngagementSegment(timeRange: TimeRange(start: MediaTime(value: 2, timescale: 1), end: MediaTime(value: 4, timescale: 1)),
+                              level: 8, features: Self.features()),
+        ]
+        let chosen = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: [], segments: segments)
+        #expect(chosen.map { $0.seconds >= 2 } == true)
     }
 }

@@ -58,8 +58,10 @@ import Testing
         let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: try Fixtures.clip("primed.webm")))
         #expect(abs((analysis.segments.last?.timeRange.end.seconds ?? 0) - 3.008) < 0.01, "\(analysis.segments.last?.timeRange as Any)")
         let (result, _, _) = try await Harness.compress("primed.webm") {
-            $0.trim = .highlights(HighlightReelOptions(analysis: analysis))
+            // A test pattern has nothing that stands out: a budget makes the reel.
+            $0.trim = .highlights(HighlightReelOptions(maximumDuration: 2, analysis: analysis))
         }
         #expect(!result.analytics.keptRanges.isEmpty)
+        #expect(result.analytics.keptRanges.allSatisfy { $0.end.seconds <= 3.009 }, "\(result.analytics.keptRanges)")
     }
 }

@@ -14,14 +14,18 @@ public struct HighlightReelOptions: Sendable, Equatable {
     public var minimumLevel: Float?
     /// Shortest range kept, in seconds; shorter picks are widened around their middle.
     public var minimumRangeDuration: Double
+    /// Seconds of crossfade at each join (the compression's `crossfadeDuration`): each join
+    /// shortens the reel by this much, so the budget holds more of the source.
+    public var crossfadeDuration: Double
     /// Range edges within this many seconds of a shot boundary move onto it.
     public var snapDistance: Double
     /// An analysis of this source to reuse; `nil` runs the analyzer first.
     public var analysis: VideoAnalysis?
 
     /// Creates highlight reel options.
-    public init(maximumDuration: Double? = nil, minimumLevel: Float? = nil, minimumRangeDuration: Double = 1.5,
-                snapDistance: Double = 0.5, analysis: VideoAnalysis? = nil) {
+    public init(maximumDuration: Double? = nil, minimumLevel: Float? = nil, minimumRangeDuration: Double = 2,
+                snapDistance: Double = 0.5, crossfadeDuration: Double = 0, analysis: VideoAnalysis? = nil) {
+        self.crossfadeDuration = crossfadeDuration
         self.maximumDuration = maximumDuration
         self.minimumLevel = minimumLevel
         self.minimumRangeDuration = minimumRangeDuration
@@ -72,7 +76,9 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
         if Task.isCancelled { throw .cancelled }
         let ranges = HighlightReelPlanner.ranges(for: analysis, options: options)
         guard !ranges.isEmpty else {
-            throw .invalidRanges("no segment of \(source.url.lastPathComponent) reaches the highlight level")
+            throw .invalidRanges("\(source.url.lastPathComponent) has no highlights at level "
+                + "\(options.minimumLevel ?? HighlightEditing.defaultLevel) or above (nothing in it stands out); "
+                + "give a budget (--max-duration) or a lower --min-level")
         }
         return ranges
     }

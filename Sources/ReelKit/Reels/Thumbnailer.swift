@@ -128,7 +128,7 @@ public final class Thumbnailer: Sendable {
 /// The highlight ranges a contact sheet shows: the most engaging first, at most `count`.
 enum HighlightRequestRanges {
     static func best(_ analysis: VideoAnalysis, count: Int) -> [TimeRange] {
-        let ranges = HighlightSelector.highlights(analysis.segments, minimumLevel: nil)
+        let ranges = HighlightSelector.highlights(analysis, minimumLevel: nil)
         return Array(ranges.sorted { analysis.peakLevel(in: $0) > analysis.peakLevel(in: $1) }.prefix(count))
     }
 }

@@ -1,0 +1,165 @@
+import Foundation
+import ReelMedia
+
+/// What a shrunk picture shows, beyond its global statistics: whether something stands out of
+/// the scenery around it (a subject), and whether the picture is mostly text (titles, credits).
+struct PictureContent: Equatable {
+    /// How much of the middle of the picture has colors found nowhere along its edges, 0...1:
+    /// empty sky, bare ground or a plain wall continue to the frame's edge and score near 0; a
+    /// character or object in the middle scores higher. A centre-surround cue, measured on block
+    /// colors: cheap, and only a tendency (a close-up that fills the frame scores low too).
+    var subject: Double
+    /// How much the picture looks like text on a plain background, 0...1.
+    var textLikeness: Double
+
+    /// Blocks across and down the picture is measured in.
+    static let columns = 16, rows = 9
+
+    /// Measures `picture`: block mean colors; the middle blocks (the central half across, five
+    /// ninths down) are compared with every block of the outer ring; the score is the share of
+    /// middle blocks far from all of them (at two distances, averaged), saturating at 40%.
+    static func measure(_ picture: SmallPicture) -> PictureContent {
+        let width = picture.width, height = picture.height
+        guard width >= columns, height >= rows else { return PictureContent(subject: 0, textLikeness: 0) }
+        let chromaWidth = (width + 1) / 2
+        var luma = [Double](repeating: 0, count: columns * rows)
+        var blue = luma, red = luma, counts = luma, chromaCounts = luma
+        for y in 0..<height {
+            let row = min(y * rows / height, rows - 1) * columns
+            for x in 0..<width {
+                let cell = row + min(x * columns / width, columns - 1)
+                luma[cell] += Double(picture.luma[y * width + x])
+                counts[cell] += 1
+            }
+        }
+        for y in 0..<((height + 1) / 2) {
+            let row = min(2 * y * rows / height, rows - 1) * columns
+            for x in 0..<chromaWidth where y * chromaWidth + x < picture.chromaU.count {
+                let cell = row + min(2 * x * columns / width, columns - 1)
+                blue[cell] += Double(picture.chromaU[y * chromaWidth + x])
+                red[cell] += Double(picture.chromaV[y * chromaWidth + x])
+                chromaCounts[cell] += 1
+            }
+        }
+        for cell in luma.indices {
+            luma[cell] /= max(counts[cell], 1)
+            blue[cell] /= max(chromaCounts[cell], 1)
+            red[cell] /= max(chromaCounts[cell], 1)
+        }
+        func distance(_ a: Int, _ b: Int) -> Double {
+            (abs(luma[a] - luma[b]) + 1.5 * abs(blue[a] - blue[b]) + 1.5 * abs(red[a] - red[b])) / 255
+        }
+        var ring: [Int] = []
+        for row in 0..<rows {
+            for column in 0..<columns where row == 0 || row == rows - 1 || column == 0 || column == columns - 1 {
+                ring.append(row * columns + column)
+            }
+        }
+        var far = 0.0, middle = 0.0
+        for row in 2...(rows - 3) {
+            for column in (columns / 4)..<(columns - columns / 4) {
+                let cell = row * columns + column
+                let nearest = ring.map { distance(cell, $0) }.min() ?? 0
+                far += (nearest > 0.08 ? 0.5 : 0) + (nearest > 0.12 ? 0.5 : 0)
+                middle += 1
+            }
+        }
+        return PictureContent(subject: min(far / max(middle, 1) / 0.4, 1), textLikeness: textLikeness(picture))
+    }
+
+    /// Text on a plain background: gray, a dominant dark or light background over most of the
+    /// picture, and a small share of sharp strokes of the opposite brightness.
+    static func textLikeness(_ picture: SmallPicture) -> Double {
+        var histogram = [Int](repeating: 0, count: 16)
+        for value in picture.luma { histogram[Int(value) >> 4] += 1 }
+        let total = Double(max(picture.luma.count, 1))
+        guard let mode = histogram.indices.max(by: { histogram[$0] < histogram[$1] }) else { return 0 }
+        let backgroundShare = Double(histogram[max(mode - 1, 0)...min(mode + 1, 15)].reduce(0, +)) / total
+        let far = histogram.indices.filter { abs($0 - mode) >= 3 }.map { histogram[$0] }.reduce(0, +)
+        let strokeShare = Double(far) / total
+        var chroma = 0.0
+        for index in picture.chromaU.indices {
+            chroma += abs(Double(picture.chromaU[index]) - 128) + abs(Double(picture.chromaV[index]) - 128)
+        }
+        chroma /= Double(max(picture.chromaU.count, 1)) * 2
+        let plain = min(max((backgroundShare - 0.6) / 0.25, 0), 1)
+        let strokes = strokeShare > 0.02 && strokeShare < 0.35 ? 1.0 : 0
+        let gray = min(max((14 - chroma) / 8, 0), 1)
+        return plain * strokes * gray
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}
+
+/// The camera's movement between two shrunk pictures, estimated from their row and column
+/// brightness profiles, and the change that remains once it is undone: a pan over still
+/// scenery moves the profiles but leaves little residual, while a subject moving in a steady
+/// frame leaves the profiles nearly in place and a large residual.
+struct GlobalMotion: Equatable {
+    /// Horizontal shift in pixels of the shrunk picture.
+    var dx: Int
+    /// Vertical shift in pixels of the shrunk picture.
+    var dy: Int
+    /// Mean absolute luma difference (0...1) after shifting by (dx, dy), over the overlap.
+    var residual: Double
+
+    /// The camera's speed as a share of the picture's width per sample.
+    func cameraShare(width: Int) -> Double {
+        Double(abs(dx) + abs(dy)) / Double(max(width, 1))
+    }
+
+    /// Estimates the shift of `current` against `previous` (same size), up to a tenth of the
+    /// picture each way.
+    static func estimate(from previous: SmallPicture, to current: SmallPicture) -> GlobalMotion? {
+        let width = current.width, height = current.height
+        guard previous.width == width, previous.height == height, width > 8, height > 8,
+              previous.luma.count == current.luma.count else { return nil }
+        func profiles(_ luma: [UInt8]) -> (columns: [Double], rows: [Double]) {
+            var columns = [Double](repeating: 0, count: width), rows = [Double](repeating: 0, count: height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let value = Double(luma[y * width + x])
+                    columns[x] += value
+                    rows[y] += value
+                }
+            }
+            return (columns.map { $0 / Double(height) }, rows.map { $0 / Double(width) })
+        }
+        let before = profiles(previous.luma), after = profiles(current.luma)
+        let dx = bestShift(before.columns, after.columns, limit: max(width / 10, 1))
+        let dy = bestShift(before.rows, after.rows, limit: max(height / 10, 1))
+        var total = 0, count = 0
+        for y in max(0, dy)..<min(height, height + dy) {
+            let sourceRow = (y - dy) * width
+            for x in max(0, dx)..<min(width, width + dx) {
+                total += abs(Int(current.luma[y * width + x]) - Int(previous.luma[sourceRow + x - dx]))
+                count += 1
+            }
+        }
+        return GlobalMotion(dx: dx, dy: dy, residual: count > 0 ? Double(total) / Double(count) / 255 : 0)
+    }
+
+    /// The shift of `after` against `before` (positive: content moved towards higher indices)
+    /// with the least mean absolute difference over the overlap; ties favour no shift.
+    private static func bestShift(_ before: [Double], _ after: [Double], limit: Int) -> Int {
+        var best = 0, bestCost = Double.infinity
+        for shift in -limit...limit {
+            var cost = 0.0, count = 0
+            for index in max(0, shift)..<min(after.count, before.count + shift) {
+                cost += abs(after[index] - before[index - shift])
+                count += 1
+            }
+            guard count > 0 else { continue }
+            // A small preference for standing still, so noise does not read as a pan.
+            let mean = cost / Double(count) + 0.05 * Double(abs(shift))
+            if mean < bestCost {
+                bestCost = mean
+                best = shift
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import ReelAnalysis
+@testable import ReelMedia
+@testable import ReelSupport
+
+/// Level calibration and the editor-like choice of highlights, on synthetic analyses.
+@Suite(.timeLimit(.minutes(5))) struct HighlightEditorTests {
+    static func seconds(_ value: Double) -> MediaTime { MediaTime(seconds: value, timescale: 1000) }
+
+    /// An analysis of consecutive segments (start, end, level, look); each look is the value of
+    /// every byte of its samples' signatures, sampled every 0.25 s.
+    static func analysis(_ parts: [(Double, Double, Float, UInt8)], cuts: [Double] = []) -> VideoAnalysis {
+        var samples: [SampleSignature] = []
+        let segments = parts.map { part in
+            var time = part.0
+            while time < part.1 - 1e-9 {
+                // A little variation per sample so only the same look matches across pieces.
+                let wobble = UInt8(Int(time * 4) % 2)
+                samples.append(SampleSignature(time: seconds(time), signature: [UInt8](repeating: part.3 &+ wobble, count: 224)))
+                time += 0.25
+            }
+            var segment = EngagementSegment(timeRange: TimeRange(start: seconds(part.0), end: seconds(part.1)), level: part.2,
+                                            features: EngagementScoringTests.features())
+            segment.signature = [UInt8](repeating: part.3, count: 224)
+            return segment
+        }
+        let shots = segments.map(\.timeRange)
+        return VideoAnalysis(
+            duration: parts.last?.1 ?? 0, boundaries: cuts.map { ShotBoundary(time: seconds($0), kind: .cut, transition: nil) },
+            shots: shots, segments: segments, keyFrame: nil, decodePasses: 1, refinedCuts: 0, sampledFrames: samples.count,
+            samples: samples)
+    }
+
+    static func pairs(_ ranges: [TimeRange]) -> [[Double]] {
+        ranges.map { [($0.start.seconds * 100).rounded() / 100, ($0.end.seconds * 100).rounded() / 100] }
+    }
+
+    @Test func levelsFollowTheVideosOwnSpread() {
+        let calibration = LevelCalibration()
+        let raw = [0.30, 0.31, 0.32, 0.45, 0.50, 0.33, 0.30]
+        let levels = calibration.levels(raw, durations: raw.map { _ in 1 })
+        #expect(levels.max() == 9)
+        #expect(levels.min() == 0)
+        #expect(levels[4] > levels[3] && levels[3] > levels[2])
+        // The same ranking on a quieter video gives the same levels.
+        let quieter = calibration.levels(raw.map { $0 - 0.2 }, durations: raw.map { _ in 1 })
+        #expect(zip(quieter, levels).allSatisfy { abs($0 - $1) < 0.02 })
+    }
+
+    @Test func anUneventfulVideoKeepsLowAbsoluteLevels() {
+        let raw = (0..<40).map { 0.5 + 0.004 * Double($0 % 3) }
+        let levels = LevelCalibration().levels(raw, durations: raw.map { _ in 2 })
+        #expect(levels.allSatisfy { $0 < Double(HighlightEditing.defaultLevel) })
+        #expect(HighlightSelector.highlights(Self.analysis(levels.indices.map {
+            (Double($0) * 2, Double($0) * 2 + 2, Float(levels[$0]), 100)
+        }), minimumLevel: nil).isEmpty)
+    }
+
+    @Test func percentilesWeighSegmentsByDuration() {
+        // One long quiet segment outweighs three short loud ones.
+        let low = LevelCalibration.percentile([0.1, 0.9, 0.9, 0.9], durations: [30, 1, 1, 1], 0.5)
+        #expect(low == 0.1)
+    }
+
+    @Test func highlightsAreRunsAtTheLevelMergedAcrossShortGaps() {
+        let analysis = Self.analysis([
+            (0, 2, 0, 10), (2, 4, 2, 20), (4, 6, 7, 30), (6, 8, 8, 40), (8, 9, 2, 50), (9, 11, 6.5, 60), (11, 16, 1, 70),
+            (16, 20, 7, 80),
+        ])
+        // 4-8 and 9-11 are 1 s apart: one piece; 16-20 stands alone.
+        #expect(Self.pairs(HighlightSelector.highlights(analysis, minimumLevel: nil)) == [[4, 11], [16, 20]])
+        #expect(Self.pairs(HighlightSelector.highlights(analysis, minimumLevel: 7.5)) == [[6, 8]])
+    }
+
+    @Test func aShortPeakIsWidenedToTwoSeconds() {
+        let analysis = Self.analysis([(0, 5, 1, 10), (5, 5.8, 9, 20), (5.8, 12, 1, 30)])
+        let pieces = HighlightSelector.highlights(analysis, minimumLevel: nil)
+        #expect(pieces.count == 1)
+        #expect(abs((pieces.first?.duration.seconds ?? 0) - 2) < 0.01)
+        #expect(pieces.first.map { $0.start.seconds <= 5 && $0.end.seconds >= 5.8 } == true)
+    }
+
+    @Test func repeatedContentIsChosenOnce() {
+        // The same look (byte value 50) at 4-8 and at 24-28; the second is a little stronger.
+        let analysis = Self.analysis([
+            (0, 4, 1, 10), (4, 8, 8, 50), (8, 14, 1, 70), (14, 18, 7, 90), (18, 24, 1, 110), (24, 28, 8.5, 50), (28, 32, 1, 130),
+        ])
+        let pieces = Self.pairs(HighlightSelector.highlights(analysis, minimumLevel: nil))
+        #expect(pieces == [[14, 18], [24, 28]])
+    }
+
+    @Test func aBudgetTakesTheStrongestDiverseSetAndCountsCrossfades() {
+        var parts: [(Double, Double, Float, UInt8)] = []
+        for index in 0..<30 {
+            let start = Double(index) * 4
+            // Strong moments at 8-12, 12-16 (beginning), 60-64 (middle) and 100-104 (end).
+            let level: Float = [2, 3, 15, 25].contains(index) ? (index == 3 ? 9 : 8) : Float(index % 4)
+            parts.append((start, start + 4, level, UInt8(index * 8)))
+        }
+        let analysis = Self.analysis(parts)
+        var editing = HighlightEditing()
+        editing.budget = 12
+        let pieces = HighlightEditor.pieces(analysis, editing: editing)
+        let total = pieces.map(\.duration.seconds).reduce(0, +)
+        #expect(total <= 12 + 1e-6)
+        #expect(total >= 11)
+        // One from each third: the beginning, the middle and the end all have strong moments.
+        #expect(pieces.contains { $0.start.seconds < 40 })
+        #expect(pieces.contains { $0.start.seconds >= 40 && $0.start.seconds < 80 })
+        #expect(pieces.contains { $0.start.seconds >= 80 })
+        #expect(pieces.allSatisfy { $0.duration.seconds >= 2 - 1e-6 })
+        editing.crossfade = 0.5
+        let faded = HighlightEditor.pieces(analysis, editing: editing)
+        let fadedTotal = faded.map(\.duration.seconds).reduce(0, +) - 0.5 * Double(faded.count - 1)
+        #expect(fadedTotal <= 12 + 1e-6)
+        #expect(faded.map(\.duration.seconds).reduce(0, +) > total)
+    }
+
+    @Test func aBudgetIsFilledEvenWhenNothingStandsOut() {
+        let parts: [(Double, Double, Float, UInt8)] = (0..<20).map { index in
+            let start = Double(index) * 3
+            return (start, start + 3, Float(2 + index % 3), UInt8(index * 10))
+        }
+        let analysis = Self.analysis(parts)
+        var editing = HighlightEditing()
+        editing.budget = 10
+        let pieces = HighlightEditor.pieces(analysis, editing: editing)
+        let filled: Double = pieces.map { $0.duration.seconds }.reduce(0, +)
+        #expect(abs(filled - 10) < 0.01)
+        editing.fillsBelowLevel = false
+        #expect(HighlightEditor.pieces(analysis, editing: editing).isEmpty)
+    }
+}
