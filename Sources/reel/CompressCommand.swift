@@ -26,7 +26,11 @@ struct CompressCommand: Sendable {
     ) async throws(CommandFailure) -> Int32 {
         var (config, reducer) = try ConfigOverrides(arguments: arguments, catalog: catalog)
             .resolve()
-        if makesHighlightReels { config.trim = .highlights(try HighlightOptions.resolve(arguments)) }
+        if makesHighlightReels {
+            var reel = try HighlightOptions.resolve(arguments)
+            reel.crossfadeDuration = config.crossfadeDuration
+            config.trim = .highlights(reel)
+        }
         let options = try CompressOptions(arguments)
         config.fileType = try options.fileType(presetDefault: config.fileType)
         let all = try InputCollection.collect(options.inputs)
@@ -47,7 +51,11 @@ struct CompressCommand: Sendable {
         let started = Date()
         let outcomes: [FileOutcome]
         if options.dryRun {
-            outcomes = plan.compactMap { FileOutcome.preliminary($0, dryRun: true) }
+            var planned = plan.compactMap { FileOutcome.preliminary($0, dryRun: true) }
+            if case .planned(let reel) = config.trim {
+                planned = await Self.withReelRanges(planned, planner: reel, compressor: compressor)
+            }
+            outcomes = planned
             for outcome in outcomes where outcome.status == .failed {
                 Console.error(outcome.message ?? "")
             }
@@ -92,5 +100,29 @@ struct CompressCommand: Sendable {
         } else if let outcome = outcomes.first, let text = ResultReport.single(outcome) {
             Console.printOut(text)
         }
+    }
+
+    /// A highlight reel's dry run: each planned file analyzed and its ranges chosen (nothing
+    /// written), or failed with the reason.
+    private static func withReelRanges(
+        _ outcomes: [FileOutcome], planner: any TrimPlanner, compressor: VideoCompressor
+    ) async -> [FileOutcome] {
+        var result: [FileOutcome] = []
+        for outcome in outcomes {
+            guard outcome.status == .planned else {
+                result.append(outcome)
+                continue
+            }
+            do throws(ReelError) {
+                let source = try await compressor.probe(outcome.file.input.url)
+                var planned = outcome
+                planned.plannedRanges = try await planner.ranges(of: source, progressHandler: { _ in })
+                result.append(planned)
+            } catch {
+                result.append(FileOutcome(file: outcome.file, status: .failed, analytics: nil,
+                                          message: ErrorText.line(for: error, file: outcome.file)))
+            }
+        }
+        return result
     }
 }

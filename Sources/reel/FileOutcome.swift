@@ -24,6 +24,8 @@ struct FileOutcome: Sendable {
     let analytics: CompressionAnalytics?
     /// The failure's cause or the reason for skipping; nil otherwise.
     let message: String?
+    /// The source ranges a dry run of a highlight reel would keep.
+    var plannedRanges: [TimeRange]? = nil
 
     /// The outcome a plan has before anything runs: skipped, failed, or (`dryRun`) planned.
     static func preliminary(_ file: PlannedFile, dryRun: Bool) -> FileOutcome? {

@@ -8,13 +8,19 @@ enum ResultJSON {
     /// One input: `{input, output, status, error, result}`.
     static func file(_ outcome: FileOutcome) -> JSONValue {
         let isFailure = outcome.status == .failed
-        return .object([
+        var fields: [(String, JSONValue)] = [
             ("input", .string(outcome.file.input.url.path)),
             ("output", .string(outcome.file.output.path)),
             ("status", .string(outcome.status.rawValue)),
             ("error", .init(isFailure ? outcome.message : nil)),
             ("result", outcome.analytics.map(analytics) ?? .null),
-        ])
+        ]
+        if let ranges = outcome.plannedRanges {
+            fields.append(("plannedRanges", .array(ranges.map {
+                .object([("start", JSONValue($0.start.seconds)), ("end", JSONValue($0.end.seconds))])
+            })))
+        }
+        return .object(fields)
     }
 
     /// A batch: every file, the counts per status, and the wall-clock seconds.

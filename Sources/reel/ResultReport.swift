@@ -6,7 +6,12 @@ enum ResultReport {
     static func single(_ outcome: FileOutcome) -> String? {
         let file = outcome.file
         switch outcome.status {
-        case .planned: return "would compress \(file.input.display) -> \(file.outputDisplay)"
+        case .planned:
+            let ranges = outcome.plannedRanges.map { ranges in
+                " keeping " + ranges.map { "\(Formatting.clock($0.start.seconds))-\(Formatting.clock($0.end.seconds))" }
+                    .joined(separator: ", ")
+            } ?? ""
+            return "would compress \(file.input.display) -> \(file.outputDisplay)" + ranges
         case .skipped: return "skipped \(file.input.display): \(outcome.message ?? "")"
         case .failed, .cancelled: return nil
         case .compressed: break
