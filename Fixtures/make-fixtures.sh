@@ -22,7 +22,7 @@ ALL=(
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
-  damaged_packet.mp4 onekey.ts primed.webm
+  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -274,6 +274,14 @@ mk_damaged_packet_mp4() {
 mk_onekey_ts() {
   "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=3" -f lavfi -i "$(mono_tone 3)" \
     "${X264[@]}" -g 1000 -x264-params scenecut=0 "${AAC[@]}" "${BITEXACT[@]}" -f mpegts "$1"
+}
+
+# H.264 with periodic intra refresh: after the first IDR, its "keyframes" are recovery points
+# (P frames), which nothing decodes from until a refresh completes about 2 s later, as in some
+# phone files. 320x180, 25 fps, 12 s, keyframes about every 2 s, no audio.
+mk_recovery_points_mp4() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=12" "${X264[@]}" -x264-params intra-refresh=1:keyint=50 \
+    "${BITEXACT[@]}" "$1"
 }
 
 # WebM (VP9 + Opus) whose audio starts before its video (Opus pre-skip): container start

@@ -140,4 +140,24 @@ import Testing
         }
         #expect(abs(result.end - 24) < 0.5 / 30, "levels end at \(result.end)")
     }
+
+    /// recovery_points.mp4 flags intra-refresh recovery points as keyframes: a chunk starting on
+    /// one decodes nothing until the refresh completes (about 1.5 s of holes per chunk before).
+    /// Such a chunk starts decoding one chunk earlier, so samples cover the whole video, and a
+    /// thumbnail there shows the frame on screen.
+    @Test func chunksStartingOnRecoveryPointsDecodeFromEarlier() async throws {
+        var options = VideoAnalyzer.Options()
+        options.decodeWorkers = 2
+        options.faces = nil
+        let url = try Fixtures.clip("recovery_points.mp4")
+        let analysis = try await VideoAnalyzer(options: options).analysis(of: try VideoAsset(url: url))
+        let times = analysis.samples.map(\.time.seconds)
+        #expect(times.count >= 70, "\(times.count) samples of 12 s at 6 per second")
+        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect((gaps.max() ?? 99) < 0.4, "largest hole between samples: \(gaps.max() ?? 0) s")
+        let source = try MediaInfo.probe(url)
+        let picture = try PictureReader.frame(of: source, at: 6.3, maximumSide: 160)
+        let shown = try #require(picture.time).seconds
+        #expect(shown <= 6.3 && shown > 6.25, "the frame on screen at 6.3 s starts at \(shown)")
+    }
 }

@@ -10,6 +10,20 @@ struct AnalysisChunk: Sendable, Equatable {
     var end: Int64?
     /// Roughly how many bytes of the file the chunk spans: decoding cost follows bit rate.
     var estimatedBytes: Int64 = 0
+    /// Where decoding starts: at `start`, or earlier when the keyframe at `start` cannot be
+    /// decoded from (a recovery point flagged as a keyframe); frames before `start` are only
+    /// decoded, not measured.
+    var leadIn: LeadIn = .none
+
+    /// An earlier place to start decoding a chunk from.
+    enum LeadIn: Sendable, Equatable {
+        /// At the chunk's own start.
+        case none
+        /// At this earlier keyframe (stream time base).
+        case keyframe(Int64)
+        /// At the beginning of the file.
+        case fileStart
+    }
 }
 
 /// Splits a video stream into chunks that start on keyframes, so several decoders can each

@@ -153,6 +153,18 @@ package enum AnalysisReader {
                 level = changes.hasUntimedFrames ? .none : fuller
                 changes = try reader.read(chunk, skipping: level, clock: clock, sink: sink, shouldStop: stop, advanced: advanced)
             }
+            // Still damaged or sparse with nothing skipped: the keyframe it starts on cannot be
+            // decoded from (phone files flag recovery points as keyframes). Start earlier:
+            // one chunk back, then two, then the file's start.
+            var earlier = chunk
+            for back in [1, 2, chunk.index] where back <= chunk.index && back > 0 {
+                guard !changes.isSufficient(forSeconds: seconds, sampleRate: sampleRate) else { break }
+                let leadIn: AnalysisChunk.LeadIn = chunks[chunk.index - back].start.map { .keyframe($0) } ?? .fileStart
+                guard leadIn != earlier.leadIn else { continue }
+                earlier.leadIn = leadIn
+                sink.reset()
+                changes = try reader.read(earlier, skipping: level, clock: clock, sink: sink, shouldStop: stop, advanced: advanced)
+            }
             state.settle(skipping: level)
             return (changes, level)
         }

@@ -105,8 +105,14 @@ final class AnalysisVideoWorker {
         _ chunk: AnalysisChunk, skipping: FrameSkipping, clock: SampleClock, sink: some AnalysisPictureSink,
         shouldStop: () -> Bool, advanced: (Double) -> Void
     ) throws(MediaFailure) -> ChunkChanges {
-        if let start = chunk.start {
-            try input.seek(stream: videoIndex, toTimestamp: start)
+        let seekTarget: Int64?
+        switch chunk.leadIn {
+        case .none: seekTarget = chunk.start
+        case .keyframe(let earlier): seekTarget = earlier
+        case .fileStart: seekTarget = nil
+        }
+        if let seekTarget {
+            try input.seek(stream: videoIndex, toTimestamp: seekTarget)
             decoder.flushBuffers()
         } else if used {
             // Back to the beginning on a fresh demuxer: files without an index may not seek.
@@ -136,7 +142,11 @@ final class AnalysisVideoWorker {
                 return false
             }
             let time = decoder.time(ofTimestamp: pts)
-            if frame.isDamaged { result.damagedFrames += 1 }
+            // A damaged picture (a reference missing or corrupt) must not reach the features.
+            if frame.isDamaged {
+                result.damagedFrames += 1
+                return true
+            }
             if let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) {
                 result.times.append(time)
                 result.changes.append(result.lastGrid.map { grid.difference(to: $0) } ?? 0)
@@ -159,10 +169,10 @@ final class AnalysisVideoWorker {
             defer { packet.unreference() }
             if shouldStop() { throw .cancelled }
             guard packet.streamIndex == videoIndex else { continue }
-            if let start = chunk.start, !checkedStart {
+            if let seekTarget, !checkedStart {
                 checkedStart = true
-                guard packet.isKeyframe, packet.presentationTimestamp == start else {
-                    throw .failed(.demux, "seek", "a seek did not land on the keyframe at \(start)")
+                guard packet.isKeyframe, packet.presentationTimestamp == seekTarget else {
+                    throw .failed(.demux, "seek", "a seek did not land on the keyframe at \(seekTarget)")
                 }
             }
             // The next chunk's keyframe: every frame before it is already sent, except an open

@@ -23,8 +23,9 @@ extension Decoder {
 
     /// The frame on screen at `seconds` on the file's clock: the last one starting at or before
     /// it (the first frame when none does). Some demuxers (MPEG-TS) seek only approximately and
-    /// may land after the time; then it seeks again, ever earlier (1, 2, 4... seconds), down to
-    /// the file's start.
+    /// may land after the time, and some keyframes cannot be decoded from (the frame comes out
+    /// damaged, or late); then it seeks again, ever earlier (1, 2, 4... seconds), down to the
+    /// file's start.
     func frameOnScreen(at seconds: Double, in input: InputFile, fileStart: Double) throws(MediaFailure) -> (Frame, MediaTime) {
         var backoff = 0.0
         while true {
@@ -36,13 +37,17 @@ extension Decoder {
             }
             flushBuffers()
             var best: (Frame, MediaTime)?
+            var damaged = false
             try forEachFrame(in: input) { frame throws(MediaFailure) in
                 let time = self.time(of: frame) ?? .zero
                 if time.seconds > seconds + 1e-6, best != nil { return false }
+                damaged = frame.isDamaged
                 best = (try frame.movedOut(), time)
                 return time.seconds <= seconds + 1e-6
             }
-            if let best, best.1.seconds <= seconds + 1e-6 || seekPoint <= fileStart { return best }
+            // A damaged picture (decoding began on a keyframe it cannot start from) also means
+            // starting earlier.
+            if let best, (best.1.seconds <= seconds + 1e-6 && !damaged) || seekPoint <= fileStart { return best }
             if best == nil && seekPoint <= fileStart { throw .failed(.decode, "decode", "no frame at \(seconds) s") }
             backoff = backoff == 0 ? 1 : backoff * 2
         }
