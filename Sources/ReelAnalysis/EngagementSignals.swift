@@ -42,6 +42,8 @@ public struct SegmentFeatures: Sendable, Equatable, Codable {
     public var burst: Double = 0
     /// Share of the segment's audio that is near silence (below -55 dBFS).
     public var silenceShare: Double = 0
+    /// How much the sound is like speech rather than music or steady noise, 0...1.
+    public var speechLikeness: Double = 0
 }
 
 /// One measured cue of how engaging a segment is: a small strategy, so new signals plug in.
@@ -115,6 +117,16 @@ public struct AudioOnsetSignal: EngagementSignal {
     }
 }
 
+/// Someone speaking: dialogue draws attention where music or steady noise alone does not.
+public struct SpeechSignal: EngagementSignal {
+    /// Creates the signal.
+    public init() {}
+    public var name: String { "speech" }
+    public func score(_ features: SegmentFeatures) -> Double {
+        features.loudness > -55 ? features.speechLikeness * (1 - features.silenceShare) : 0
+    }
+}
+
 /// People on screen: a large, central face scores 1 (a face filling a twentieth of the picture
 /// and more). Faces are looked for every 2 s, so short segments may have no face sample.
 public struct FacePresenceSignal: EngagementSignal {
@@ -133,7 +145,7 @@ public struct FacePresenceSignal: EngagementSignal {
 /// frames, `darkFloor` for very dark ones), times `1 - textPenalty x` the share of text-like
 /// samples (titles, credits). `LevelCalibration` then turns raw engagement into levels 0...9.
 /// Defaults: motion 0.3, subject 0.2, loudness 0.15, faces 0.1, onsets 0.1, quality 0.1,
-/// rhythm 0.05.
+/// speech 0.05, rhythm 0.05.
 public struct EngagementWeights: Sendable, Equatable {
     /// Weight per signal name.
     public var weights: [String: Double]
@@ -145,7 +157,7 @@ public struct EngagementWeights: Sendable, Equatable {
     /// The documented defaults.
     public init(weights: [String: Double] = [
                     "motion": 0.3, "subject": 0.2, "loudness": 0.15, "faces": 0.1, "onsets": 0.1, "quality": 0.1,
-                    "rhythm": 0.05,
+                    "speech": 0.05, "rhythm": 0.05,
                 ],
                 darkFloor: Double = 0.3, textPenalty: Double = 0.8) {
         self.weights = weights
@@ -156,7 +168,7 @@ public struct EngagementWeights: Sendable, Equatable {
     /// The built-in signals.
     public static let standardSignals: [any EngagementSignal] = [
         MotionSignal(), SubjectSignal(), AudioLoudnessSignal(), AudioOnsetSignal(), ShotRhythmSignal(),
-        VisualQualitySignal(), FacePresenceSignal(),
+        VisualQualitySignal(), FacePresenceSignal(), SpeechSignal(),
     ]
 }
 
@@ -171,7 +183,7 @@ struct EngagementScorer {
     func raw(_ features: SegmentFeatures) -> Double {
         var total = 0.0, weightSum = 0.0
         for signal in signals {
-            if !hasAudio && (signal.name == "loudness" || signal.name == "onsets") { continue }
+            if !hasAudio && ["loudness", "onsets", "speech"].contains(signal.name) { continue }
             let weight = weights.weights[signal.name] ?? 0
             guard weight > 0 else { continue }
             total += weight * min(max(signal.score(features), 0), 1)

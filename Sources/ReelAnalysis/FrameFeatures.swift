@@ -64,6 +64,8 @@ public struct AudioFeatures: Sendable, Equatable {
     public var loudness: Double
     /// Onset strength: the rise of energy between 20 ms steps (cheers, hits, speech attacks), 0...1.
     public var onset: Double
+    /// Mean energy of each 20 ms step of the window (for telling speech from music).
+    public var stepEnergies: [Float] = []
 }
 
 /// Computes `FrameFeatures` from a shrunk picture and the previous one.
@@ -159,6 +161,7 @@ struct AudioMeasurer {
         while pending.count >= size {
             var energy = 0.0
             var onset = 0.0
+            var steps: [Float] = []
             for stepStart in stride(from: 0, to: size, by: step) {
                 var stepEnergy = 0.0
                 for index in stepStart..<min(stepStart + step, size) {
@@ -167,6 +170,7 @@ struct AudioMeasurer {
                 }
                 energy += stepEnergy
                 stepEnergy /= Double(step)
+                steps.append(Float(stepEnergy))
                 // Onsets: energy jumps, measured as the growth of log energy between 20 ms steps.
                 let rise = log10((stepEnergy + 1e-7) / (previousStepEnergy + 1e-7))
                 if rise > 0.3 && stepEnergy > 1e-4 { onset += min(rise / 2, 1) }
@@ -176,7 +180,7 @@ struct AudioMeasurer {
             windows.append(AudioFeatures(
                 start: Double(consumed) / sampleRate,
                 loudness: rms > 1e-5 ? 20 * log10(rms) : -100,
-                onset: min(onset, 1)))
+                onset: min(onset, 1), stepEnergies: steps))
             pending.removeFirst(size)
             consumed += size
         }

@@ -72,8 +72,30 @@ enum SegmentAggregator {
             }
             features.burst = loudest - typicalLoudness
             features.silenceShare = Double(sound.filter { $0.loudness < -55 }.count) / Double(sound.count)
+            features.speechLikeness = speechLikeness(sound.flatMap(\.stepEnergies))
         }
         return features
+    }
+
+    /// How much sound is like speech, 0...1, from the low short-time energy ratio: speech
+    /// alternates syllables and short pauses, so in each second many 20 ms steps fall under half
+    /// the second's mean energy (measured: 0.52 to 0.62 of them in dialogue and synthetic
+    /// speech), while music, effects and steady noise keep more of their energy (0.18 to 0.40 in
+    /// Big Buck Bunny's score). The median second counts; a rough cue, not a classifier.
+    static func speechLikeness(_ steps: [Float]) -> Double {
+        let perSecond = 50
+        var ratios: [Double] = []
+        var start = 0
+        while start + perSecond / 2 <= steps.count {
+            let block = steps[start..<min(start + perSecond, steps.count)]
+            start += perSecond
+            let mean = Double(block.reduce(0, +)) / Double(block.count)
+            guard mean > 1e-6 else { continue }
+            ratios.append(Double(block.filter { Double($0) < 0.5 * mean }.count) / Double(block.count))
+        }
+        guard !ratios.isEmpty else { return 0 }
+        let ratio = ratios.sorted()[ratios.count / 2]
+        return min(max((ratio - 0.4) / 0.15, 0), 1)
     }
 
     /// The video's typical loudness: the median of its 0.1 s windows that are not near silence

@@ -120,7 +120,7 @@ enum AnalysisReport {
             ("sharpness", features.sharpness), ("brightness", features.brightness), ("contrast", features.contrast),
             ("colorfulness", features.colorfulness), ("blankFraction", features.blankFraction),
             ("loudness", features.loudness), ("loudnessAboveTypical", features.loudnessAboveTypical),
-            ("burst", features.burst), ("silenceShare", features.silenceShare), ("onsetRate", features.onsetRate),
+            ("burst", features.burst), ("silenceShare", features.silenceShare), ("speechLikeness", features.speechLikeness), ("onsetRate", features.onsetRate),
             ("cutsPerMinute", features.cutsPerMinute), ("faceShare", features.faceShare), ("faceArea", features.faceArea),
         ]
         return .object(pairs.map { ($0.0, JSONValue(($0.1 * 1000).rounded() / 1000)) })

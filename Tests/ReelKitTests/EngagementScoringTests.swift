@@ -72,6 +72,19 @@ import Testing
         #expect(scorer.raw(Self.features(loudness: -70, above: 6)) < scorer.raw(Self.features(loudness: -30, above: 6)))
     }
 
+    @Test func speechAlternatesWhileMusicHoldsItsEnergy() {
+        // Three seconds of 20 ms steps: syllables (energy peaking in the vowel) every 260 ms with
+        // short pauses between, against a steady tone with a gentle swell.
+        let speech: [Float] = (0..<150).map { step in
+            let envelope = max(0, 1 - abs(Float(step % 13) - 4) / 3)
+            return 0.03 * envelope * envelope + 0.0003
+        }
+        let music: [Float] = (0..<150).map { 0.01 * (1 + 0.3 * Float(sin(Double($0) / 8))) }
+        #expect(SegmentAggregator.speechLikeness(speech) > 0.8)
+        #expect(SegmentAggregator.speechLikeness(music) == 0)
+        #expect(SegmentAggregator.speechLikeness([Float](repeating: 0, count: 150)) == 0)
+    }
+
     @Test func weightsAreTunableAndAudioIsIgnoredWithoutAudio() {
         var weights = EngagementWeights()
         weights.weights = ["motion": 1]
