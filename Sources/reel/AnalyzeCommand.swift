@@ -9,10 +9,12 @@ struct AnalyzeCommand {
         name: "analyze",
         abstract: "Find a video's key frame, shots, highlights and engagement levels.",
         discussion: """
-            Decodes the video once, cheaply, and measures motion, shot rhythm, picture quality \
-            and sound. Every segment of the timeline (shots, long ones split into chunks of a \
-            few seconds) gets an engagement level from 0 to 9; the most engaging segments are \
-            the highlights. Cuts are placed on the exact frame; fades and dissolves count as \
+            Decodes the video once, cheaply, and measures subject motion (camera moves \
+            undone), something in frame, faces, sound against the video's own baseline, shot \
+            rhythm and picture quality. Every segment of the timeline (shots, long ones split \
+            into chunks of a few seconds) gets an engagement level from 0 to 9, relative to the \
+            video itself (0 its dullest tenth, 9 its top 5%; a video where nothing stands out \
+            stays below 6); parts at level 6 or above are the highlights. Cuts are placed on the exact frame; fades and dissolves count as \
             shot boundaries too. With --json, prints one object with times in seconds.
             """,
         examples: [

@@ -9,11 +9,13 @@ enum HighlightsCommand {
             name: "highlights",
             abstract: "Make a highlight reel: analyze, keep the most engaging parts, compress them.",
             discussion: """
-                Runs the analyzer (see 'reel analyze'), keeps the highlight ranges (or, with \
-                --max-duration, the most engaging segments until the budget is filled), moves \
-                their edges onto nearby shot boundaries, keeps each at least 1.5 s, and \
-                compresses only those ranges, joined in time order with short audio fades at \
-                each join. Every option of 'reel compress' applies. Output: IN-highlights.EXT.
+                Runs the analyzer (see 'reel analyze') and keeps the highlights: parts at \
+                level 6 or above (--min-level), joined across gaps under 1.5 s, each at least \
+                2 s, edges on nearby shot boundaries, repeated content once. With \
+                --max-duration, the strongest parts spread over the video fill the budget \
+                (crossfades count inside it). Only those ranges are compressed, joined in time \
+                order with short audio fades at each join. Every option of 'reel compress' \
+                applies; --dry-run --json shows the ranges. Output: IN-highlights.EXT.
                 """,
             examples: [
                 "reel highlights match.mp4 --max-duration 30 --preset social --crossfade 0.5",
