@@ -19,6 +19,7 @@ import bisect
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -166,7 +167,7 @@ def reel_ranges(name, path, budget, out_dir):
         if planned is not None:
             with open(os.path.join(out_dir, f"{name}.reel{budget}.json"), "w") as f:
                 f.write(out)
-            return pairs(planned), "plannedRanges (--dry-run)", None, None
+            return pairs(planned), "plannedRanges", None, None
     tmp = os.path.join(out_dir, f".{name}-reel{budget}.mp4")
     for size_flag in ("--max-dimension", "--max-size"):
         rc, out, err = run(base + ["--preset", "low", size_flag, "320", "-o", tmp, "--overwrite", "--json", "--quiet"])
@@ -179,21 +180,27 @@ def reel_ranges(name, path, budget, out_dir):
     with open(os.path.join(out_dir, f"{name}.reel{budget}.json"), "w") as f:
         f.write(out)
     d = json.loads(out)
-    return (pairs(find_key(d, "requestedRanges")), "result.requestedRanges (encode, no --dry-run ranges)",
+    return (pairs(find_key(d, "requestedRanges")), "requestedRanges of an encode",
             pairs(find_key(d, "keptRanges")), None)
 
 
 # ------------------------------------------------------------------ frames
-def grab(path, t, w=640, h=360, accurate=True):
+CORRUPT = re.compile(r"conceal|corrupt|error while decoding|invalid nal|missing picture|no frame!", re.I)
+
+
+def grab(path, t, w=640, h=360, accurate=True, messages=None):
     """The frame at t as a gray float array, or None past the end. Not accurate: the keyframe
-    the seek lands on (cheap; enough for sampling a video's typical sharpness)."""
+    the seek lands on (cheap; enough for sampling a video's typical sharpness). The decoder's
+    messages are appended to the list `messages` when one is given."""
     seek = ["-ss", f"{max(0.0, t):.4f}"] if accurate else ["-noaccurate_seek", "-ss", f"{max(0.0, t):.4f}"]
     cmd = ["ffmpeg", "-nostdin", "-v", "error"] + seek + ["-i", path, "-frames:v", "1",
            "-vf", f"scale={w}:{h},format=gray", "-f", "rawvideo", "-"]
-    raw = subprocess.run(cmd, capture_output=True).stdout
-    if len(raw) != w * h:
+    p = subprocess.run(cmd, capture_output=True)
+    if messages is not None:
+        messages.extend(l for l in p.stderr.decode(errors="replace").splitlines() if l.strip())
+    if len(p.stdout) != w * h:
         return None
-    return np.frombuffer(raw, np.uint8).reshape(h, w).astype(np.float32)
+    return np.frombuffer(p.stdout, np.uint8).reshape(h, w).astype(np.float32)
 
 
 def lapvar(g):
@@ -233,7 +240,8 @@ def keyframe_check(path, duration, t, labels):
     if t is None:
         out.update(ok=False, problems=["no key frame"])
         return out
-    g = grab(path, t)
+    messages = []
+    g = grab(path, t, messages=messages)
     if g is None:
         out.update(ok=False, problems=["no frame at that time"])
         return out
@@ -252,6 +260,9 @@ def keyframe_check(path, duration, t, labels):
         problems.append(f"blurred (sharpness {ratio:.2f} of the median)")
     if f["text_like"]:
         problems.append("text-like (credits/title test)")
+    if any(CORRUPT.search(m) for m in messages):
+        problems.append("decoder errors (corrupt)")
+    out["decoder_messages"] = messages[:5]
     for kind in ("black", "credits", "title"):
         if labels and inside(t, labels.get(kind, [])):
             problems.append(f"inside the labelled {kind}")
