@@ -5,7 +5,7 @@
 #   Benchmarks/run.sh                               # everything (make bench)
 #   BENCH_RUNS=5 Benchmarks/run.sh                  # runs per side (default 3)
 #   BENCH_ONLY=compression,analysis Benchmarks/run.sh
-#       sections: compression quality analysis reels memory faces
+#       sections: compression quality analysis reels memory faces realeval
 #   BENCH_FULL_RUNS=3                               # runs of the 10-minute full transcode (default 1)
 set -euo pipefail
 
@@ -19,7 +19,7 @@ VENV="$BENCH_DIR/.venv"
 REEL="${REEL:-$ROOT/.build/release/reel}"
 RUNS="${BENCH_RUNS:-3}"
 FULL_RUNS="${BENCH_FULL_RUNS:-1}"
-ONLY="${BENCH_ONLY:-compression,quality,analysis,reels,memory,faces}"
+ONLY="${BENCH_ONLY:-compression,quality,analysis,reels,memory,faces,realeval}"
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 export LC_ALL=C
 
@@ -32,6 +32,8 @@ install_deps() {
     command -v ffmpeg >/dev/null || missing="$missing ffmpeg"
     command -v hyperfine >/dev/null || missing="$missing hyperfine"
     [ -x /usr/bin/time ] || missing="$missing time"
+    # realeval: captions on its contact sheets (the sheets are made without them otherwise)
+    want realeval && [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] && missing="$missing fonts-dejavu-core"
     if [ -n "$missing" ]; then
         log "installing Debian packages:$missing"
         $SUDO apt-get update -qq
@@ -307,6 +309,25 @@ bench_faces() {
     python3 "$BENCH_DIR/faces_compare.py" "$OUT/faces-reel.json" "$OUT/faces-peer-scores.json" > "$RES/faces.json"
 }
 
+# ---------------------------------------------------------------- 7. real footage
+# Real footage that packages ship (Fixtures/fetch-real-footage.sh), edits cut from it whose
+# passages are known by construction (realeval/make_edits.py), and clips labelled by hand
+# (realeval/labels); realeval/score.py runs reel on all of them and writes realeval.json and
+# realeval.tsv (the timed runs on the film: reel analyze and PySceneDetect), and contact sheets
+# of the key frames, highlights and reels into .work/realeval/sheets.
+bench_realeval() {
+    start_section realeval
+    local footage="$WORK/footage" dir="$WORK/realeval"
+    log "realeval: real footage (cached in Benchmarks/.work/footage)"
+    "$ROOT/Fixtures/fetch-real-footage.sh" "$footage"
+    log "realeval: edits with known passages (cached in Benchmarks/.work/realeval/edits)"
+    python3 "$BENCH_DIR/realeval/make_edits.py" "$footage" "$dir/edits"
+    log "realeval: scoring reel on the edits and the labelled clips"
+    REEL="$REEL" SCENEDETECT="$VENV/bin/scenedetect" REALEVAL_SPEED_RUNS="${REALEVAL_SPEED_RUNS:-1}" \
+        "$VENV/bin/python" "$BENCH_DIR/realeval/score.py" "$footage" "$dir/edits" "$BENCH_DIR/realeval/labels" \
+        "$dir" "$RES"
+}
+
 # ---------------------------------------------------------------- main
 main() {
     local t0=$SECONDS
@@ -314,16 +335,19 @@ main() {
     install_deps
     log "machine and versions"
     machine_info
-    log "inputs (cached in Benchmarks/.work/inputs)"
     # shellcheck source=Benchmarks/inputs.sh
     source "$BENCH_DIR/inputs.sh"
-    make_inputs
+    if want compression || want quality || want analysis || want reels || want memory; then
+        log "inputs (cached in Benchmarks/.work/inputs)"
+        make_inputs
+    fi
     want compression && bench_compression
     want quality && bench_quality
     want analysis && bench_analysis
     want reels && bench_reels
     want memory && bench_memory
     want faces && bench_faces
+    want realeval && bench_realeval
     echo "$((SECONDS - t0))" > "$RES/runtime.txt"
     # one line per invocation: date, sections, seconds (BENCHMARKS.md lists the runs its figures come from)
     echo "$(date -u '+%Y-%m-%d %H:%M UTC') $ONLY $((SECONDS - t0))" >> "$RES/runtime.log"
