@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 BBB = "bbb.mp4"          # Big Buck Bunny, the whole film: 1280x720, 24 fps, AAC stereo 44.1 kHz
-TREE = "tree.avi"        # a tree, static camera, 320x240 15 fps, no audio (a hand enters at 24 s)
+TREE = "tree.avi"        # a tree, static camera, 320x240 15 fps, no audio (a hand enters at 23.1 s)
 BIKES = "bikes.mp4"      # street scenes with cyclists, 640x272 25 fps, no audio
 
 # (kind, source, start, end, what is in it). Times are in the source; BBB ranges are whole frames
@@ -65,7 +65,7 @@ EDITS = {
         "fps": 25, "audio": None,
         "pieces": [("calm", TREE, 0.0, 11.6, "a tree, static camera, leaves barely moving"),
                    ("action", BIKES, 0.0, 10.0, "street: a cyclist in a suit, a taxi, a cyclist with a helmet, walkers"),
-                   ("calm", TREE, 11.6, 23.0, "the same tree, before the hand enters at 24 s")],
+                   ("calm", TREE, 11.6, 23.0, "the same tree, before the hand enters at 23.1 s")],
     },
 }
 
