@@ -75,13 +75,24 @@ struct AnalysisRun {
         }
         let raw = features.map(scorer.raw)
         let levels = options.calibration.levels(raw, durations: ranges.map(\.duration.seconds))
-        let segments = ranges.indices.map { index in
+        let scoredSegments = ranges.indices.map { index in
             var segment = EngagementSegment(timeRange: ranges[index], level: Float(levels[index]), features: features[index])
             segment.rawEngagement = raw[index]
             segment.signature = SegmentSignature.mean(of: ranges[index], frames: frames, signatures: signatures)
             return segment
         }
-        let keyFrame = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: boundaries, segments: segments)
+        let keyFrame = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: boundaries, segments: scoredSegments)
+        // Each segment's own best picture, for contact sheets of highlights.
+        var segments = scoredSegments
+        var segmentIndex = 0
+        for (index, score) in KeyFrameSelector.scores(frames: frames, signatures: signatures, boundaries: boundaries, segments: scoredSegments) {
+            let time = frames[index].time
+            while segmentIndex < segments.count - 1 && segments[segmentIndex].timeRange.end <= time { segmentIndex += 1 }
+            if score > segments[segmentIndex].posterScore {
+                segments[segmentIndex].posterScore = score
+                segments[segmentIndex].posterTime = time
+            }
+        }
         let analysis = VideoAnalysis(
             duration: info.duration > 0 ? info.duration : (end - start).seconds, boundaries: boundaries, shots: shots, segments: segments,
             keyFrame: keyFrame, decodePasses: 1, refinedCuts: refined, sampledFrames: frames.count,

@@ -15,6 +15,18 @@ enum KeyFrameSelector {
     static func select(frames: [FrameFeatures], signatures: [[UInt8]], boundaries: [ShotBoundary],
                        segments: [EngagementSegment] = []) -> MediaTime? {
         guard !frames.isEmpty else { return nil }
+        let scored = scores(frames: frames, signatures: signatures, boundaries: boundaries, segments: segments)
+        guard let best = scored.max(by: { $0.score < $1.score }) else {
+            // Nothing qualifies (all blank, say): the brightest frame.
+            let brightest = frames.indices.max { frames[$0].brightness < frames[$1].brightness }
+            return brightest.map { frames[$0].time }
+        }
+        return frames[best.index].time
+    }
+
+    /// The poster score of every sample that may be a poster (see the type's summary).
+    static func scores(frames: [FrameFeatures], signatures: [[UInt8]], boundaries: [ShotBoundary],
+                       segments: [EngagementSegment]) -> [(index: Int, score: Double)] {
         let transitions = boundaries.compactMap(\.transition)
         let cuts = boundaries.filter { $0.kind == .cut }.map(\.time)
         let candidates = frames.indices.filter { index in
@@ -25,10 +37,7 @@ enum KeyFrameSelector {
             if cuts.contains(where: { abs($0.seconds - frame.time.seconds) < 0.25 }) { return false }
             return true
         }
-        guard !candidates.isEmpty else {
-            let brightest = frames.indices.max { frames[$0].brightness < frames[$1].brightness }
-            return brightest.map { frames[$0].time }
-        }
+        guard !candidates.isEmpty else { return [] }
         let sharpness = candidates.map { frames[$0].sharpness }.sorted()
         let typicalSharpness = max(sharpness[sharpness.count / 2], 0.005)
         var groupOf = [Int: Int]()
@@ -48,7 +57,7 @@ enum KeyFrameSelector {
         }
         let largest = Double(sizes.max() ?? 1)
         var segmentIndex = 0
-        var best: (index: Int, score: Double)?
+        var scored: [(index: Int, score: Double)] = []
         for index in candidates {
             let frame = frames[index]
             while segmentIndex < segments.count - 1 && segments[segmentIndex].timeRange.end <= frame.time { segmentIndex += 1 }
@@ -56,9 +65,9 @@ enum KeyFrameSelector {
             let recurring = groupOf[index].map { Double(sizes[$0]) / largest } ?? 0
             let score = quality(frame, typicalSharpness: typicalSharpness) * (0.35 + 0.65 * subject(frame))
                 * (0.5 + 0.5 * level / 9) * (0.85 + 0.15 * recurring)
-            if best.map({ score > $0.score }) ?? true { best = (index, score) }
+            scored.append((index, score))
         }
-        return best.map { frames[$0.index].time }
+        return scored
     }
 
     /// Sharp (half against a fixed scale, half against the video's median), well exposed,

@@ -44,6 +44,15 @@ public struct FaceSample: Sendable, Equatable, Codable {
 }
 
 extension VideoAnalysis {
+    /// The best poster picture inside `range` (its middle when no sample there qualifies).
+    package func bestPicture(in range: TimeRange) -> MediaTime {
+        let candidates = segments.filter { segment in
+            segment.posterTime.map { $0 >= range.start && $0 < range.end } ?? false
+        }
+        let middle = MediaTime(seconds: (range.start.seconds + range.end.seconds) / 2, timescale: 1_000_000)
+        return candidates.max { $0.posterScore < $1.posterScore }?.posterTime ?? middle
+    }
+
     /// The highest engagement level of the segments that overlap `range` (0 when none do).
     package func peakLevel(in range: TimeRange) -> Float {
         segments.filter { $0.timeRange.start < range.end && range.start < $0.timeRange.end }.map(\.level).max() ?? 0
@@ -62,6 +71,10 @@ public struct EngagementSegment: Sendable, Equatable {
     public var rawEngagement: Double = 0
     /// The mean appearance signature of its samples, to tell repeated content apart.
     package var signature: [UInt8] = []
+    /// Its sample that would make the best poster (`KeyFrameSelector`), if any qualifies.
+    package var posterTime: MediaTime?
+    /// That sample's poster score (0 when none).
+    package var posterScore = 0.0
 }
 
 /// The mean appearance of the samples inside a range.
@@ -109,6 +122,7 @@ extension VideoAnalysis {
         result.segments = segments.map { segment in
             var moved = segment
             moved.timeRange = move(segment.timeRange)
+            moved.posterTime = segment.posterTime.map { $0 + offset }
             return moved
         }
         result.keyFrame = keyFrame.map { $0 + offset }

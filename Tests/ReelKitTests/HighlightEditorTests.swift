@@ -131,4 +131,16 @@ import Testing
         editing.fillsBelowLevel = false
         #expect(HighlightEditor.pieces(analysis, editing: editing).isEmpty)
     }
+
+    @Test func aHighlightsTileShowsItsBestPictureNotItsMiddle() {
+        var analysis = Self.analysis([(0, 4, 8, 10), (4, 8, 8, 20), (8, 12, 1, 30)])
+        analysis.segments[0].posterTime = Self.seconds(1)
+        analysis.segments[0].posterScore = 0.4
+        analysis.segments[1].posterTime = Self.seconds(6.5)
+        analysis.segments[1].posterScore = 0.7
+        let range = TimeRange(start: .zero, end: Self.seconds(8))
+        #expect(analysis.bestPicture(in: range).seconds == 6.5)
+        // No qualifying sample inside: the middle.
+        #expect(analysis.bestPicture(in: TimeRange(start: Self.seconds(8), end: Self.seconds(12))).seconds == 10)
+    }
 }

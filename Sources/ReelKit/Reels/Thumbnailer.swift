@@ -79,7 +79,8 @@ public final class Thumbnailer: Sendable {
             let analysis = try await analyzer.analysis(of: asset, probed: info) { analysisProgress.report($0) }
             let ranges = HighlightRequestRanges.best(analysis, count: count)
             guard !ranges.isEmpty else { throw .invalidRanges("\(source.lastPathComponent) has no highlights") }
-            times = ranges.map { info.startTime + ($0.start.seconds + $0.end.seconds) / 2 }
+            // Each highlight's best poster picture (a subject in frame, sharp), not its middle.
+            times = ranges.map { info.startTime + analysis.bestPicture(in: $0).seconds }
         }
         times.sort()
         let layout = columns ?? max(1, Int(Double(times.count).squareRoot().rounded(.up)))
