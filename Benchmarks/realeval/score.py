@@ -279,7 +279,7 @@ def keyframe_check(path, duration, t, labels):
 
 
 def sheet(path, items, out_png, work):
-    """A contact sheet (JPEG): one 320x180 tile per (time, caption), 5 to a row."""
+    """A contact sheet (PNG): one 320x180 tile per (time, caption), 5 to a row."""
     d = tempfile.mkdtemp(dir=work)
     try:
         n = 0
@@ -300,7 +300,7 @@ def sheet(path, items, out_png, work):
         cols = min(5, n)
         rows = math.ceil(n / cols)
         run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-framerate", "1", "-i", os.path.join(d, "%03d.png"),
-             "-vf", f"tile={cols}x{rows}:color=0x202020", "-frames:v", "1", "-q:v", "3", out_png], check=True)
+             "-vf", f"tile={cols}x{rows}:color=0x202020", "-frames:v", "1", out_png], check=True)
         return out_png
     finally:
         shutil.rmtree(d, ignore_errors=True)
@@ -498,14 +498,14 @@ def main():
         for i, (s, e) in enumerate(hl[:29]):
             items.append(((s + e) / 2, f"H{i + 1} {s:.1f}-{e:.1f}{tag((s + e) / 2)}"))
         v["sheets"] = []
-        png = sheet(path, items, os.path.join(sheets, f"{name}-keyframe-highlights.jpg"), out_dir)
+        png = sheet(path, items, os.path.join(sheets, f"{name}-keyframe-highlights.png"), out_dir)
         if png:
             v["sheets"].append(os.path.relpath(png, out_dir))
         for b in budgets:
             rr = v.get(f"reel{b}", {}).get("ranges")
             if rr:
                 items = [((s + e) / 2, f"R{i + 1} {s:.1f}-{e:.1f}{tag((s + e) / 2)}") for i, (s, e) in enumerate(rr[:30])]
-                png = sheet(path, items, os.path.join(sheets, f"{name}-reel{b}.jpg"), out_dir)
+                png = sheet(path, items, os.path.join(sheets, f"{name}-reel{b}.png"), out_dir)
                 if png:
                     v["sheets"].append(os.path.relpath(png, out_dir))
 
