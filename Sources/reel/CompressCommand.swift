@@ -82,6 +82,16 @@ struct CompressCommand: Sendable {
 
     /// Prints the JSON object, the single-file summary or the batch table on standard output.
     private func report(_ outcomes: [FileOutcome], options: CompressOptions, elapsed: Double) {
+        if !options.quiet {
+            for outcome in outcomes where outcome.status == .compressed {
+                guard let result = outcome.analytics, result.compressedFileSize > result.originalFileSize,
+                      result.originalFileSize > 0 else { continue }
+                let factor = Double(result.compressedFileSize) / Double(result.originalFileSize)
+                Console.printErr("reel: warning: \(outcome.file.outputDisplay) is \(Formatting.speed(factor)) larger than "
+                    + "\(outcome.file.input.display): the source was already compressed harder than these settings; "
+                    + "keep the original, or try --preset low or a lower --quality\n")
+            }
+        }
         if options.json {
             if !options.isBatch, let outcome = outcomes.first {
                 Console.printOut(ResultJSON.file(outcome).rendered())

@@ -51,6 +51,25 @@ import Testing
         #expect(info.primaryVideo != nil)
     }
 
+    /// Compressing an already tightly compressed file with a generous preset makes it larger:
+    /// the report says "larger" plainly and warns, instead of "0.50x smaller, -100% saved".
+    @Test func aLargerOutputIsReportedPlainlyWithAWarning() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.silent, to: scratch.url, as: "silent.mp4")
+        let tight = try Reel.run(["compress", "silent.mp4", "-o", "tight.mp4", "--rate-control", "average", "--bitrate", "20k",
+                                  "--speed", "ultrafast", "--quiet"], in: scratch.url)
+        #expect(tight.status == 0, "\(tight.stderr)")
+        let run = try Reel.run(["compress", "tight.mp4", "--preset", "high", "--speed", "ultrafast"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("larger than the source"), "\(run.stdout)")
+        #expect(!run.stdout.contains("saved"), "\(run.stdout)")
+        #expect(run.stderr.contains("warning: tight-compressed.mp4 is") && run.stderr.contains("keep the original"), "\(run.stderr)")
+        let quiet = try Reel.run(["compress", "tight.mp4", "--preset", "high", "--speed", "ultrafast", "--overwrite", "--quiet"],
+                                 in: scratch.url)
+        #expect(quiet.stderr.isEmpty)
+    }
+
     @Test func jsonKeysAreStableAndNumeric() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
