@@ -37,7 +37,8 @@ struct CompressCommand: Sendable {
         let planner = OutputPlanner(
             outputFile: options.outputFile, outputDirectory: options.outputDirectory,
             fileType: config.fileType, overwrite: options.overwrite, isBatch: options.isBatch,
-            suffix: makesHighlightReels ? "-highlights" : "-compressed")
+            suffix: makesHighlightReels ? "-highlights" : "-compressed",
+            expectedDuration: { [config] input in Self.expectedDuration(of: input, config: config) })
         let candidates = options.isBatch ? planner.excludingOutputs(all) : all
         if candidates.isEmpty {
             let names = options.inputs.joined(separator: ", ")
@@ -110,6 +111,16 @@ struct CompressCommand: Sendable {
         } else if let outcome = outcomes.first, let text = ResultReport.single(outcome) {
             Console.printOut(text)
         }
+    }
+
+    /// How long `input`'s output lasts with `config`, when that is known before compressing:
+    /// not for reels (the analysis decides) nor with crossfades (each join shortens it).
+    private static func expectedDuration(of input: URL, config: CompressionConfig) -> Double? {
+        if case .planned = config.trim { return nil }
+        guard config.crossfadeDuration == 0, let source = try? MediaInfo.probe(input) else { return nil }
+        guard let kept = config.keptDuration(of: source) else { return nil }
+        // The container may last longer than the video (a longer audio track).
+        return min(kept, source.primaryVideo?.duration ?? kept)
     }
 
     /// A highlight reel's dry run: each planned file analyzed and its ranges chosen (nothing

@@ -39,6 +39,9 @@ struct OutputPlanner {
 
     /// The suffix added to the input's name (`-compressed`, or `-highlights` for reels).
     var suffix = "-compressed"
+    /// How long the output of an input should last with these settings, when known before
+    /// compressing (an existing output much shorter than that is not complete).
+    var expectedDuration: (URL) -> Double? = { _ in nil }
 
     /// The output of `input`, and how to show it.
     func output(for input: InputItem) -> (url: URL, display: String) {
@@ -102,14 +105,25 @@ struct OutputPlanner {
         guard isBatch else {
             return .fail("\(display): already exists; pass --overwrite to replace it")
         }
-        if Self.isCompleteVideo(output) { return .skip("output already exists") }
-        return .fail("\(display): exists but is not a complete video; pass --overwrite")
+        if let problem = Self.incompleteness(of: output, expectedDuration: expectedDuration(input.url)) {
+            return .fail("\(display): exists but \(problem); pass --overwrite")
+        }
+        return .skip("output already exists")
     }
 
-    /// Whether `url` opens as a video with a duration (ReelKit renames outputs into place only
-    /// when they are finished, so this also rejects files left by other tools).
-    static func isCompleteVideo(_ url: URL) -> Bool {
-        guard let info = try? MediaInfo.probe(url) else { return false }
-        return info.primaryVideo != nil && info.duration > 0
+    /// Why the video at `url` is not a complete output, or nil when it is: it must open as a
+    /// video, hold every frame its header promises (data cut short keeps a header promising all
+    /// of them), and last about as long as these settings would make it (when known).
+    static func incompleteness(of url: URL, expectedDuration: Double?) -> String? {
+        guard let info = try? MediaInfo.probe(url, measuringBitRates: false), info.primaryVideo != nil, info.duration > 0 else {
+            return "is not a complete video"
+        }
+        guard let census = try? PacketCensus.take(url), census.isWhole else {
+            return "is cut short (its data ends before its last frame)"
+        }
+        if let expected = expectedDuration, census.videoEnd < expected - max(0.5, 0.03 * expected) {
+            return String(format: "lasts %.1f s where these settings make %.1f s", census.videoEnd, expected)
+        }
+        return nil
     }
 }

@@ -35,6 +35,35 @@ import Testing
         #expect(try modificationDates(scratch, "out") == written, "skipped outputs are untouched")
     }
 
+    /// An existing output is skipped only when it is complete: not one whose media data was cut
+    /// short (its header still promises every frame), nor one far shorter than these settings
+    /// make. Those are refused with the reason, and left untouched.
+    @Test func truncatedOrShortOutputsAreNotSkipped() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.long, to: scratch.url, as: "clips/long.mp4")
+        let arguments = ["compress", "clips", "--output-dir", "out", "--speed", "ultrafast", "--max-dimension", "160"]
+        #expect(try Reel.run(arguments + ["--quiet"], in: scratch.url).status == 0)
+        let output = scratch.path("out/long-compressed.mp4")
+        let whole = try Data(contentsOf: output)
+        #expect(try Reel.run(arguments, in: scratch.url).stdout.contains("skipped"), "a complete output is skipped")
+
+        try whole.prefix(whole.count * 6 / 10).write(to: output)
+        let cut = try Reel.run(arguments, in: scratch.url)
+        #expect(cut.status == 1)
+        #expect(cut.stderr.contains("out/long-compressed.mp4: exists but is cut short"), "\(cut.stderr)")
+        #expect(try Data(contentsOf: output).count == whole.count * 6 / 10, "left untouched")
+
+        try FileManager.default.removeItem(at: output)
+        try TestClips.copy(.silent, to: scratch.url, as: "out/long-compressed.mp4")
+        let short = try Reel.run(arguments, in: scratch.url)
+        #expect(short.status == 1)
+        #expect(short.stderr.contains("lasts 1.0 s where these settings make 8.0 s"), "\(short.stderr)")
+
+        #expect(try Reel.run(arguments + ["--overwrite", "--quiet"], in: scratch.url).status == 0)
+        #expect(try Data(contentsOf: output).count > whole.count / 2)
+    }
+
     @Test func outputsBesideTheInputsAreNotTakenAsInputs() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

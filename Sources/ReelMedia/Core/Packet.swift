@@ -57,6 +57,8 @@ final class Packet {
 
     /// Whether the packet starts a keyframe (decoding can begin here).
     var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+    /// Whether the demuxer flagged the packet's data as corrupt (cut short, say).
+    var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
 
     /// The payload bytes.
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: pointer.pointee.data, count: size) }
