@@ -117,6 +117,7 @@ public final class VideoAnalyzer: Sendable {
             } else {
                 source = try MediaInfo.probe(url, measuringBitRates: false)
             }
+            try source.requireVideo()
             return try translatingFailures(source: url, output: url) { () throws(MediaFailure) in
                 try AnalysisRun(source: source, options: options, shouldCancel: { flag.isRaised },
                                 progress: { reporter.report($0) }).run()

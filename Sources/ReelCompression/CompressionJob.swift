@@ -16,7 +16,7 @@ struct CompressionJob: Sendable {
     func run() throws(ReelError) -> CompressionResult {
         let started = Date()
         let url = source.url
-        guard source.primaryVideo != nil else { throw .missingVideoTrack(url) }
+        try source.requireVideo()
         let location = try config.outputLocation(for: url)
         if flag.isRaised { throw .cancelled }
         let planner = CompressionPlanner(source: source, config: config, reducer: reducer)
@@ -45,7 +45,7 @@ struct CompressionJob: Sendable {
             return CompressionResult(url: location.finalURL, analytics: analytics)
         } catch {
             location.discard()
-            throw error
+            throw location.naming(error)
         }
     }
 

@@ -78,6 +78,15 @@ struct CompressionPlanner {
                         keptRanges: ranges.map { TimeRange(start: $0.start - origin, end: $0.end - origin) })
     }
 
+    /// Throws when this FFmpeg has no encoder for the video codec (nor its fallback) or, when
+    /// the audio is kept, for the audio codec.
+    func checkEncoders() throws(ReelError) {
+        _ = try chooseCodec()
+        if config.audioBitrate > 0, source.primaryAudio?.audio != nil, config.audioCodec.availableEncoder == nil {
+            throw .codecNotSupported(config.audioCodec.rawValue)
+        }
+    }
+
     private func chooseCodec() throws(ReelError) -> VideoCodec {
         if config.videoCodec.isSupported() { return config.videoCodec }
         if let fallback = config.fallbackVideoCodec, fallback.isSupported() { return fallback }

@@ -35,7 +35,11 @@ public final class VideoCompressor: Sendable {
         frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
         progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> CompressionResult {
-        try config.validate()
+        do throws(ReelError) {
+            try config.validate()
+        } catch {
+            throw error.naming(source: source)
+        }
         let info = try await probe(source)
         return try await compressVideo(info, config: config, frameReducer: frameReducer, progressHandler: progressHandler)
     }
@@ -57,9 +61,13 @@ public final class VideoCompressor: Sendable {
         frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
         progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> CompressionResult {
-        try config.validate()
-        return try await tracked { flag throws(ReelError) in
-            try await run(source, config: config, reducer: frameReducer, flag: flag, progressHandler: progressHandler)
+        do throws(ReelError) {
+            try config.validate()
+            return try await tracked { flag throws(ReelError) in
+                try await run(source, config: config, reducer: frameReducer, flag: flag, progressHandler: progressHandler)
+            }
+        } catch {
+            throw error.naming(source: source.url)
         }
     }
 
@@ -78,6 +86,8 @@ public final class VideoCompressor: Sendable {
         _ info: MediaInfo, config: CompressionConfig, reducer: some VideoFrameReducer, flag: CancellationFlag,
         progressHandler: (@Sendable (Double) -> Void)?
     ) async throws(ReelError) -> CompressionResult {
+        // Settings this FFmpeg cannot encode are refused before any work (a reel's analysis).
+        try CompressionPlanner(source: info, config: config, reducer: reducer).checkEncoders()
         let reporter = ProgressReporter(progressHandler)
         var config = config
         var encodingProgress = reporter

@@ -107,7 +107,7 @@ extension FaceGroupAnalyzer {
             try location.commit()
         } catch {
             location.discard()
-            throw error
+            throw location.naming(error)
         }
         return groups.map(\.key)
     }

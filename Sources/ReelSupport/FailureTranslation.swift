@@ -13,6 +13,16 @@ package func translatingFailures<Value>(
 }
 
 extension MediaFailure {
+    /// What a demuxer's failure means to a person: FFmpeg's EPERM there is the format refusing
+    /// an operation (a seek in a still image or a stream), not a file permission problem.
+    static func demuxReason(_ message: String, code: Int32?) -> String {
+        if code == -1 { return "its format does not allow reading it this way (not a file permission problem)" }
+        if message == "Invalid data found when processing input" {
+            return "not a media file FFmpeg can read, or its header is damaged or missing"
+        }
+        return message
+    }
+
     /// The `ReelError` a person reads for this failure of work on `source` writing `output`.
     package func reelError(source: URL, output: URL) -> ReelError {
         switch self {
@@ -24,9 +34,9 @@ extension MediaFailure {
             return .decodingFailed(source, operation: operation, reason: "out of memory")
         case .reducerMisbehaved(let message):
             return .invalidConfiguration(message)
-        case .failed(let stage, let operation, let message, _):
+        case .failed(let stage, let operation, let message, let code):
             switch stage {
-            case .demux: return .unreadableSource(source, reason: "\(operation): \(message)")
+            case .demux: return .unreadableSource(source, reason: Self.demuxReason(message, code: code))
             case .decode: return .decodingFailed(source, operation: operation, reason: message)
             case .filter, .encode: return .encodingFailed(output, operation: operation, reason: message)
             case .mux: return .muxingFailed(output, operation: operation, reason: message)

@@ -43,6 +43,9 @@ package struct OutputLocation: Sendable {
     }
 
     /// Moves the finished temporary file into place (atomically replacing an older output).
+    /// `error` naming the final URL where it named the temporary file.
+    package func naming(_ error: ReelError) -> ReelError { error.replacingFile(temporaryURL, with: finalURL) }
+
     package func commit() throws(ReelError) {
         if rename(temporaryURL.path, finalURL.path) != 0 {
             let reason = String(cString: strerror(errno))

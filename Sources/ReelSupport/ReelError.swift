@@ -12,15 +12,15 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
     case invalidOutputPath(URL, reason: String)
     /// The output would overwrite the source.
     case outputEqualsSource(URL)
-    /// The requested codec has no encoder in this FFmpeg build.
-    case codecNotSupported(String)
+    /// The requested codec has no encoder in this FFmpeg build (`file`: the source it was for).
+    case codecNotSupported(String, file: URL? = nil)
     /// The trim times are outside the source or start is not before end.
-    case invalidTrimTimes(start: Double?, end: Double?, duration: Double)
+    case invalidTrimTimes(start: Double?, end: Double?, duration: Double, file: URL? = nil)
     /// A list of ranges to keep that cannot be used (negative, beyond the end, empty,
     /// overlapping); the reason names the range.
     case invalidRanges(String)
-    /// A configuration value is out of range.
-    case invalidConfiguration(String)
+    /// A configuration value is out of range (`file`: the source it was for, when known).
+    case invalidConfiguration(String, file: URL? = nil)
     /// A preset name or preset file that cannot be used.
     case invalidPreset(String)
     /// Decoding the source failed: the FFmpeg operation and its message.
@@ -44,8 +44,9 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
              .invalidOutputPath(let url, _), .outputEqualsSource(let url), .decodingFailed(let url, _, _),
              .encodingFailed(let url, _, _), .muxingFailed(let url, _, _), .faceIndexFailed(let url, _):
             return url
-        case .codecNotSupported, .invalidTrimTimes, .invalidRanges, .invalidConfiguration, .invalidPreset, .cancelled,
-             .faceModelsMissing:
+        case .codecNotSupported(_, let file), .invalidTrimTimes(_, _, _, let file), .invalidConfiguration(_, let file):
+            return file
+        case .invalidRanges, .invalidPreset, .cancelled, .faceModelsMissing:
             return nil
         }
     }
@@ -63,31 +64,76 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
             return "invalid output path: \(reason)"
         case .outputEqualsSource:
             return "output would overwrite the source"
-        case .codecNotSupported(let codec):
+        case .codecNotSupported(let codec, _):
             return "codec not supported by this FFmpeg build: \(codec)"
-        case .invalidTrimTimes(let start, let end, let duration):
+        case .invalidTrimTimes(let start, let end, let duration, _):
             let startText = start.map { String(format: "%.3f s", $0) } ?? "start"
             let endText = end.map { String(format: "%.3f s", $0) } ?? "end"
             return "invalid trim range \(startText) to \(endText) for a "
                 + String(format: "%.3f s", duration) + " video"
         case .invalidRanges(let reason):
             return "invalid ranges: \(reason)"
-        case .invalidConfiguration(let reason):
+        case .invalidConfiguration(let reason, _):
             return "invalid configuration: \(reason)"
         case .invalidPreset(let reason):
             return "invalid preset: \(reason)"
-        case .decodingFailed(_, let operation, let reason):
-            return "decoding failed in \(operation): \(reason)"
-        case .encodingFailed(_, let operation, let reason):
-            return "encoding failed in \(operation): \(reason)"
-        case .muxingFailed(_, let operation, let reason):
-            return "writing failed in \(operation): \(reason)"
+        case .decodingFailed(_, _, let reason):
+            return "decoding failed: \(reason)"
+        case .encodingFailed(_, _, let reason):
+            return "encoding failed: \(reason)"
+        case .muxingFailed(_, _, let reason):
+            return "writing failed: \(reason)"
         case .faceModelsMissing(let reason):
             return "face models not found: \(reason)"
         case .faceIndexFailed(_, let reason):
             return "face index failed: \(reason)"
         case .cancelled:
             return "cancelled"
+        }
+    }
+
+    /// The FFmpeg operation that failed, for logs (kept out of `cause`, which people read).
+    public var operation: String? {
+        switch self {
+        case .decodingFailed(_, let operation, _), .encodingFailed(_, let operation, _), .muxingFailed(_, let operation, _):
+            return operation
+        default:
+            return nil
+        }
+    }
+
+    /// The same error about `replacement` where it was about `original` (a temporary output
+    /// file is reported under the name the caller asked for).
+    package func replacingFile(_ original: URL, with replacement: URL) -> ReelError {
+        func swap(_ url: URL) -> URL { OutputLocation.samePath(url, original) ? replacement : url }
+        switch self {
+        case .invalidSourceURL(let url): return .invalidSourceURL(swap(url))
+        case .unreadableSource(let url, let reason): return .unreadableSource(swap(url), reason: reason)
+        case .missingVideoTrack(let url): return .missingVideoTrack(swap(url))
+        case .invalidOutputPath(let url, let reason): return .invalidOutputPath(swap(url), reason: reason)
+        case .outputEqualsSource(let url): return .outputEqualsSource(swap(url))
+        case .decodingFailed(let url, let operation, let reason): return .decodingFailed(swap(url), operation: operation, reason: reason)
+        case .encodingFailed(let url, let operation, let reason): return .encodingFailed(swap(url), operation: operation, reason: reason)
+        case .muxingFailed(let url, let operation, let reason): return .muxingFailed(swap(url), operation: operation, reason: reason)
+        case .faceIndexFailed(let url, let reason): return .faceIndexFailed(swap(url), reason: reason)
+        case .codecNotSupported(let codec, let file): return .codecNotSupported(codec, file: file.map(swap))
+        case .invalidTrimTimes(let start, let end, let duration, let file):
+            return .invalidTrimTimes(start: start, end: end, duration: duration, file: file.map(swap))
+        case .invalidConfiguration(let reason, let file): return .invalidConfiguration(reason, file: file.map(swap))
+        case .invalidRanges, .invalidPreset, .faceModelsMissing, .cancelled:
+            return self
+        }
+    }
+
+    /// The same error naming `file` when it names none yet (a codec, trim or setting that does
+    /// not fit the source being compressed).
+    package func naming(source file: URL) -> ReelError {
+        switch self {
+        case .codecNotSupported(let codec, nil): return .codecNotSupported(codec, file: file)
+        case .invalidTrimTimes(let start, let end, let duration, nil):
+            return .invalidTrimTimes(start: start, end: end, duration: duration, file: file)
+        case .invalidConfiguration(let reason, nil): return .invalidConfiguration(reason, file: file)
+        default: return self
         }
     }
 

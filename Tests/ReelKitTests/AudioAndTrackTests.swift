@@ -48,7 +48,38 @@ import Testing
         if supported {
             #expect(error == nil)
         } else {
-            #expect(error == .codecNotSupported("aac_he_v1"))
+            #expect(error == .codecNotSupported("aac_he_v1", file: try Fixtures.clip("cfr_audio.mp4")))
+            #expect(error?.description.hasSuffix("cfr_audio.mp4: codec not supported by this FFmpeg build: aac_he_v1") == true)
+            // Refused before any work: a highlight reel's analysis never starts.
+            let analyzer = VideoAnalyzer()
+            let reelError = await Harness.reelError {
+                _ = try await Harness.compress("cfr_audio.mp4") {
+                    $0.audioCodec = .aac_he_v1
+                    $0.trim = .highlights(HighlightReelOptions(maximumDuration: 2), analyzer: analyzer)
+                }
+            }
+            #expect(reelError?.cause == "codec not supported by this FFmpeg build: aac_he_v1")
+            #expect(analyzer.decodePassCount == 0)
+        }
+    }
+
+    @Test func settingsThatDoNotFitTheSourceNameIt() async throws {
+        let error = await Harness.reelError {
+            _ = try await Harness.compress("cfr_audio.mp4") { $0.trim = .ranges([
+                TimeRange(start: MediaTime(value: 50, timescale: 1), end: MediaTime(value: 60, timescale: 1)),
+            ]) }
+        }
+        let trimError = await Harness.reelError {
+            _ = try await Harness.compress("cfr_audio.mp4") {
+                $0.trimStartTime = MediaTime(value: 50, timescale: 1)
+            }
+        }
+        let configError = await Harness.reelError {
+            _ = try await Harness.compress("cfr_audio.mp4") { $0.crossfadeDuration = 9 }
+        }
+        #expect(error != nil)
+        for found in [trimError, configError] {
+            #expect(found?.fileURL?.lastPathComponent == "cfr_audio.mp4", "\(String(describing: found))")
         }
     }
 

@@ -140,7 +140,7 @@ import Testing
             let error = await Harness.reelError {
                 _ = try await VideoCompressor().compressVideo(try Fixtures.clip("cfr_audio.mp4"), config: config, frameReducer: reducer)
             }
-            guard case .invalidConfiguration(let message) = error else {
+            guard case .invalidConfiguration(let message, _) = error else {
                 Issue.record("\(expected): got \(String(describing: error))")
                 continue
             }

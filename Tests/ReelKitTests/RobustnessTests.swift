@@ -115,7 +115,7 @@ import Testing
                 $0.trimEndTime = MediaTime(value: 1, timescale: 1)
             }
         }
-        guard case .invalidTrimTimes(let start, let end, _) = error else {
+        guard case .invalidTrimTimes(let start, let end, _, _) = error else {
             Issue.record("expected invalidTrimTimes, got \(String(describing: error))")
             return
         }

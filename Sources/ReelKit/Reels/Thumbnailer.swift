@@ -92,7 +92,9 @@ public final class Thumbnailer: Sendable {
     /// The thumbnail job's one probe, off the cooperative pool (no bit rates needed).
     private static func probe(_ source: URL) async throws(ReelError) -> MediaInfo {
         try await BlockingWork.run(flag: CancellationFlag()) { () throws(ReelError) in
-            try MediaInfo.probe(source, measuringBitRates: false)
+            let info = try MediaInfo.probe(source, measuringBitRates: false)
+            try info.requireVideo()
+            return info
         }
     }
 
@@ -118,7 +120,7 @@ public final class Thumbnailer: Sendable {
             try location.commit()
         } catch {
             location.discard()
-            throw error
+            throw location.naming(error)
         }
         // Reported on the API's timeline: zero is the file's start.
         let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)

@@ -16,7 +16,7 @@ extension MediaInfo {
             let input = try InputFile(url: url)
             return try MediaProbe.describe(input, measuringBitRates: measuringBitRates)
         } catch {
-            throw ReelError.unreadableSource(url, reason: error.description)
+            throw error.reelError(source: url, output: url)
         }
     }
 }

@@ -34,6 +34,18 @@ public struct MediaInfo: Sendable, Codable, Equatable {
 
     /// The primary video stream, if any.
     public var primaryVideo: StreamInfo? { primaryVideoStreamIndex.map { streams[$0] } }
+
+    /// Whether the file is a still image (PNG, JPEG, WebP...) rather than a video.
+    public var isStillImage: Bool { Self.isStillImageContainer(containerName) }
+
+    /// Whether FFmpeg's demuxer `name` reads still images (`image2`, `png_pipe`, `jpeg_pipe`...).
+    static func isStillImageContainer(_ name: String) -> Bool { name.hasPrefix("image2") || name.hasSuffix("_pipe") }
+
+    /// Throws unless the file has a video stream that moves: a still image is "not a video".
+    package func requireVideo() throws(ReelError) {
+        if isStillImage { throw .unreadableSource(url, reason: "not a video: a still image (\(streams.first?.codecName ?? containerName))") }
+        guard primaryVideo != nil else { throw .missingVideoTrack(url) }
+    }
     /// The primary audio stream, if any.
     public var primaryAudio: StreamInfo? { primaryAudioStreamIndex.map { streams[$0] } }
 }

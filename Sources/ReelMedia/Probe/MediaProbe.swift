@@ -15,8 +15,10 @@ enum MediaProbe {
         var streams = (0..<input.streamCount).compactMap { index in
             describeStream(index, of: input, primaryVideo: primaryVideo, primaryAudio: primaryAudio)
         }
+        let containerName = input.context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
         let needsMeasuring = streams.contains { ($0.bitRate ?? 0) <= 0 && $0.kind != .attachment && $0.role != .coverArt }
-        if needsMeasuring && measuringBitRates {
+        // A still image has nothing to measure, and its demuxer cannot seek back.
+        if needsMeasuring && measuringBitRates && !MediaInfo.isStillImageContainer(containerName) {
             let measured = try measureBitRates(input)
             for position in streams.indices where (streams[position].bitRate ?? 0) <= 0 {
                 if let rate = measured[streams[position].index] { streams[position].bitRate = rate }
@@ -25,7 +27,7 @@ enum MediaProbe {
         let overall = duration > 0 ? Int64(Double(fileSize) * 8 / duration) : Int64(input.context.pointee.bit_rate)
         return MediaInfo(
             url: input.url,
-            containerName: input.context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
+            containerName: containerName,
             duration: duration,
             startTime: input.startSeconds,
             fileSize: fileSize,
