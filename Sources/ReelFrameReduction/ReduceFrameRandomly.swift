@@ -21,16 +21,25 @@ public struct ReduceFrameRandomly: VideoFrameReducer {
         var generator: SplitMix64
         var slot: Int64 = 0
         var pick: MediaTime?
+        /// A slot whose random instant fell in a frame already kept for the slot before (a
+        /// frame straddling a slot boundary, as 29.97 fps into 15 has): the next frame serves it,
+        /// so no slot goes without a frame.
+        var owed: MediaTime?
 
         mutating func select(_ frame: FrameTiming) -> FrameDecision {
-            var keptAt: MediaTime?
+            var keptAt = owed
+            owed = nil
             while true {
                 let instant = pick ?? nextPick()
                 pick = instant
                 guard instant < frame.end else { break }
                 // Shown from the start of the slot its random instant fell in, so the output
                 // keeps an even rate while the choice of frame within each slot is random.
-                keptAt = keptAt ?? slotStart(slot)
+                if keptAt == nil {
+                    keptAt = slotStart(slot)
+                } else if owed == nil {
+                    owed = slotStart(slot)
+                }
                 pick = nil
                 slot += 1
             }

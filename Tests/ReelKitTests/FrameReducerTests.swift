@@ -85,6 +85,22 @@ import Testing
         #expect(Self.keptTimes(first) == (0..<150).map { MediaTime(value: Int64($0), timescale: 15) })
     }
 
+    /// 29.97 fps into 15: frames straddle slot boundaries, and a random instant in each of two
+    /// slots can fall in the same frame. Every slot still gets its own frame (it kept 6% fewer).
+    @Test func randomReducerKeepsTheTargetRateFromAnUnalignedSource() {
+        let frames = (0..<2997).map { index in
+            FrameTiming(start: MediaTime(value: Int64(index) * 1001, timescale: 30000),
+                        end: MediaTime(value: Int64(index + 1) * 1001, timescale: 30000))
+        }
+        for seed in [1, 2, 3] as [UInt64] {
+            let decisions = Self.decisions(ReduceFrameRandomly(seed: seed), rate: 15, frames: frames)
+            let kept = Self.keptTimes(decisions)
+            // 100.1 s at 15 per second.
+            #expect(abs(kept.count - 1501) <= 1, "seed \(seed): \(kept.count) frames")
+            #expect(zip(kept, kept.dropFirst()).allSatisfy { $0 < $1 })
+        }
+    }
+
     @Test func sceneAwareKeepsTheFirstFrameAfterACut() {
         var frames = Self.constantFrames(rate: 60, count: 60)
         for index in frames.indices { frames[index].sceneChange = index == 31 ? 0.5 : 0.01 }
