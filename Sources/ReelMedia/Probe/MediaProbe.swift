@@ -9,11 +9,22 @@ enum MediaProbe {
     static func describe(_ input: InputFile, measuringBitRates: Bool = true) throws(MediaFailure) -> MediaInfo {
         // A symbolic link's own size is the length of its target's name: follow it.
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: input.url.resolvingSymlinksInPath().path)[.size] as? Int64) ?? 0
-        let duration = input.durationSeconds
+        var duration = input.durationSeconds
         let primaryVideo = input.bestStream(AVMEDIA_TYPE_VIDEO)
         let primaryAudio = input.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: primaryVideo)
         var streams = (0..<input.streamCount).compactMap { index in
             describeStream(index, of: input, primaryVideo: primaryVideo, primaryAudio: primaryAudio)
+        }
+        // A raw elementary stream (.h264, .hevc) states no duration and carries no timestamps:
+        // its frames are counted and timed at the frame rate, as ffmpeg does.
+        if duration <= 0, let video = primaryVideo, let position = streams.firstIndex(where: { $0.index == video }),
+           let rate = streams[position].video?.frameRate, rate > 0, input.stream(video)?.pointee.duration ?? 0 <= 0 {
+            let frames = countPackets(of: video, in: input)
+            if frames > 0 {
+                duration = Double(frames) / rate
+                streams[position].duration = duration
+                streams[position].frameCount = Int64(frames)
+            }
         }
         let containerName = input.context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
         let needsMeasuring = streams.contains { ($0.bitRate ?? 0) <= 0 && $0.kind != .attachment && $0.role != .coverArt }
@@ -116,6 +127,18 @@ enum MediaProbe {
             hdr: input.hdrMetadata(ofStream: index))
     }
 
+    /// The packets of stream `index` in one pass over the file (no decoding), then back to the start.
+    private static func countPackets(of index: Int, in input: InputFile) -> Int {
+        guard let packet = try? Packet() else { return 0 }
+        var count = 0
+        while (try? input.read(into: packet)) == true {
+            if packet.streamIndex == index { count += 1 }
+            packet.unreference()
+        }
+        try? input.rewind()
+        return count
+    }
+
     /// Sums packet sizes per stream over one pass of the file (no decoding).
     private static func measureBitRates(_ input: InputFile) throws(MediaFailure) -> [Int: Int64] {
         let packet = try Packet()
@@ -132,7 +155,9 @@ enum MediaProbe {
             }
             packet.unreference()
         }
-        try input.seek(toSeconds: input.startSeconds)
+        // Back to the start for a caller that reads on. Raw elementary streams (.h264) cannot
+        // seek by time; a byte rewind works there, and a probe needs no more than that.
+        if (try? input.seek(toSeconds: input.startSeconds)) == nil { try? input.rewind() }
         var rates: [Int: Int64] = [:]
         for (index, total) in bytes {
             guard let stream = input.stream(index) else { continue }
