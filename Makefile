@@ -19,7 +19,7 @@ DEMO_OUT := out/demo-messaging.mp4
 FACE_MODELS ?= $(or $(REEL_FACE_MODELS),$(HOME)/.cache/reel/face-models)
 export REEL_FACE_MODELS := $(FACE_MODELS)
 
-.PHONY: all deps models build release test demo bench clean
+.PHONY: all deps models build release test demo bench fuzz clean
 
 all: build
 
@@ -67,5 +67,17 @@ demo: release
 bench: release
 	Benchmarks/run.sh
 
+## fuzz: libFuzzer over probe and the first second of the analysis decode (FUZZ_SECONDS, default 600)
+FUZZ_SECONDS ?= 600
+FUZZ_DIR ?= .build-fuzz/work
+fuzz: deps
+	REEL_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz --product reel-fuzz -Xswiftc -sanitize=fuzzer,address
+	bash Fixtures/make-fixtures.sh .build/fixture-cache >/dev/null
+	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds $(FUZZ_DIR)/findings
+	@# Seeds: the first 64 KB of every fixture clip (container headers and first frames).
+	@for clip in .build/fixture-cache/*.*; do head -c 65536 "$$clip" > "$(FUZZ_DIR)/seeds/$$(basename "$$clip")"; done
+	cd $(FUZZ_DIR) && ../debug/reel-fuzz -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
+		-timeout=30 -artifact_prefix=findings/ -print_final_stats=1 corpus seeds
+
 clean:
-	rm -rf .build out
+	rm -rf .build .build-fuzz out

@@ -78,3 +78,13 @@ let package = Package(
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
 )
+
+// The fuzz target exists only for `make fuzz` (REEL_FUZZ=1): libFuzzer supplies its main, so it
+// cannot link in a normal build.
+if Context.environment["REEL_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "ReelFuzz", dependencies: ["ReelMedia", "ReelSupport"],
+        swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])],
+        linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]))
+    package.products.append(.executable(name: "reel-fuzz", targets: ["ReelFuzz"]))
+}
