@@ -73,7 +73,7 @@ struct AnalysisRun {
                 of: range, frames: frames, audio: sound, hasAudio: info.hasAudio, cutTimes: cutTimes,
                 typicalLoudness: typicalLoudness)
         }
-        let raw = features.map(scorer.raw)
+        let raw = options.calibration.smoothed(features.map(scorer.raw), ranges: ranges)
         let levels = options.calibration.levels(raw, durations: ranges.map(\.duration.seconds))
         let scoredSegments = ranges.indices.map { index in
             var segment = EngagementSegment(timeRange: ranges[index], level: Float(levels[index]), features: features[index])

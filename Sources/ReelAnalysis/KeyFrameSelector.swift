@@ -38,8 +38,10 @@ enum KeyFrameSelector {
             return true
         }
         guard !candidates.isEmpty else { return [] }
+        // Sharp against the video's own sharper frames (its 75th percentile), so a defocused or
+        // motion-blurred picture loses to a crisp one of the same video.
         let sharpness = candidates.map { frames[$0].sharpness }.sorted()
-        let typicalSharpness = max(sharpness[sharpness.count / 2], 0.005)
+        let typicalSharpness = max(sharpness[sharpness.count * 3 / 4], 0.005)
         var groupOf = [Int: Int]()
         var leaders: [Int] = []
         var sizes: [Int] = []
@@ -64,20 +66,21 @@ enum KeyFrameSelector {
             let level = segments.isEmpty ? 4.5 : Double(segments[segmentIndex].level)
             let recurring = groupOf[index].map { Double(sizes[$0]) / largest } ?? 0
             let score = quality(frame, typicalSharpness: typicalSharpness) * (0.35 + 0.65 * subject(frame))
-                * (0.5 + 0.5 * level / 9) * (0.85 + 0.15 * recurring)
+                * (0.7 + 0.3 * level / 9) * (0.85 + 0.15 * recurring)
             scored.append((index, score))
         }
         return scored
     }
 
-    /// Sharp (half against a fixed scale, half against the video's median), well exposed,
-    /// contrasty and steady (no motion blur), 0...1.
+    /// Sharp (half against a fixed scale, half against the video's sharper frames), well
+    /// exposed, contrasty and steady (little change from the previous sample: no motion blur),
+    /// 0...1.
     static func quality(_ frame: FrameFeatures, typicalSharpness: Double = 0.04) -> Double {
-        let sharp = 0.5 * min(frame.sharpness / 0.08, 1) + 0.5 * min(frame.sharpness / (1.3 * typicalSharpness), 1)
+        let sharp = 0.5 * min(frame.sharpness / 0.08, 1) + 0.5 * min(frame.sharpness / typicalSharpness, 1)
         let exposure = max(0, 1 - abs(frame.brightness - 0.45) / 0.45)
         let contrast = min(frame.contrast / 0.2, 1)
-        let steady = 1 - min(frame.change / 0.1, 1)
-        return sharp * 0.4 + exposure * 0.25 + contrast * 0.15 + steady * 0.2
+        let steady = 1 - min(frame.change / 0.06, 1)
+        return sharp * 0.4 + exposure * 0.2 + contrast * 0.1 + steady * 0.3
     }
 
     /// How clearly a subject is in frame: a face of fair size fully inside the picture scores

@@ -57,6 +57,27 @@ import Testing
         }), minimumLevel: nil).isEmpty)
     }
 
+    @Test func smoothingLiftsALullInsideAPassageAndLowersAnIsolatedSpike() {
+        let seconds = Self.seconds
+        // 2 s segments over 60 s: a passage at 20-32 s with a lull at 26-28, and a lone spike at 44-46.
+        let ranges = (0..<30).map { TimeRange(start: seconds(Double($0) * 2), end: seconds(Double($0) * 2 + 2)) }
+        let raw = (0..<30).map { index -> Double in
+            switch index {
+            case 10...12, 14...15: return 0.8
+            case 13: return 0.35
+            case 22: return 0.8
+            default: return 0.3
+            }
+        }
+        let smooth = LevelCalibration().smoothed(raw, ranges: ranges)
+        #expect(smooth[13] > 0.55, "the lull rises towards its passage: \(smooth[13])")
+        #expect(smooth[22] < 0.6, "the lone spike sinks: \(smooth[22])")
+        #expect(smooth[12] > smooth[22])
+        var none = LevelCalibration()
+        none.smoothingSeconds = 0
+        #expect(none.smoothed(raw, ranges: ranges) == raw)
+    }
+
     @Test func percentilesWeighSegmentsByDuration() {
         // One long quiet segment outweighs three short loud ones.
         let low = LevelCalibration.percentile([0.1, 0.9, 0.9, 0.9], durations: [30, 1, 1, 1], 0.5)
