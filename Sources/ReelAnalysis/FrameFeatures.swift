@@ -24,6 +24,8 @@ public struct FrameFeatures: Sendable, Equatable {
     public var subject: Double = 0
     /// How much the picture looks like text on a plain background (titles, credits).
     public var textLikeness: Double = 0
+    /// Whether text was also looked for on the larger picture of the face pass.
+    public var textChecked = false
     /// Change left after undoing the camera's movement since the previous sample: what moved
     /// in the scene itself.
     public var subjectMotion: Double = 0

@@ -88,6 +88,39 @@ struct PictureContent: Equatable {
         return plain * strokes * gray
     }
 
+    /// Lines of text (credits, titles, subtitles over a plain band), seen on a larger gray
+    /// picture: rows crossed by many sharp light-dark transitions (letters) in bands a few
+    /// pixels to an eighth of the picture tall, between rows with almost none (line spacing), and
+    /// a good part of the picture quiet. Seven such bands and more score 1; foliage is busy on
+    /// every row and a figure makes one or two bands, so neither reads as text.
+    static func textLines(_ gray: GrayPicture) -> Double {
+        let width = gray.width, height = gray.height
+        guard width > 16, height > 16, gray.luma.count >= width * height else { return 0 }
+        var transitions = [Int](repeating: 0, count: height)
+        gray.luma.withUnsafeBufferPointer { pixels in
+            for y in 0..<height {
+                let row = y * width
+                var count = 0
+                for x in 0..<(width - 1) where abs(Int(pixels[row + x + 1]) - Int(pixels[row + x])) > 40 { count += 1 }
+                transitions[y] = count
+            }
+        }
+        let busy = max(6, width / 50)
+        let quietRows = transitions.filter { $0 <= 2 }.count
+        var lines = 0, y = 0
+        while y < height {
+            guard transitions[y] >= busy else {
+                y += 1
+                continue
+            }
+            let start = y
+            while y < height && transitions[y] > 2 { y += 1 }
+            if (3...max(height / 8, 3)).contains(y - start) { lines += 1 }
+        }
+        let quiet = Double(quietRows) / Double(height)
+        return min(max(Double(lines - 4) / 3, 0), 1) * min(max((quiet - 0.2) / 0.2, 0), 1)
+    }
+
     private static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]

@@ -37,6 +37,9 @@ final class SampledFrameCollector: AnalysisPictureSink {
                 let found = samples.faceFinder?.faces(inGray: gray.luma, width: gray.width, height: gray.height,
                                                        minimumScore: minimumFaceScore) ?? []
                 features.faces = FacePresence(boxes: found.map(\.box))
+                // The larger picture shows lines of text the shrunk one blurs away (credits).
+                features.textLikeness = max(features.textLikeness, PictureContent.textLines(gray))
+                features.textChecked = true
             }
             samples.features.append(features)
             samples.signatures.append(signature)

@@ -59,7 +59,11 @@ enum SegmentAggregator {
             faceArea: mean(searched.map(\.largestArea)),
             faceCentrality: mean(withFaces.map(\.centrality)))
         features.subject = mean(inside.map(\.subject))
-        features.textShare = Double(inside.filter { $0.textLikeness > 0.5 }.count) / Double(max(inside.count, 1))
+        // Text is seen best on the larger pictures of the face pass, where there are some.
+        let checked = inside.filter(\.textChecked)
+        features.textShare = max(
+            Double(inside.filter { $0.textLikeness > 0.5 }.count) / Double(max(inside.count, 1)),
+            Double(checked.filter { $0.textLikeness > 0.5 }.count) / Double(max(checked.count, 1)))
         features.subjectMotion = median(inside.dropFirst().map(\.subjectMotion))
         features.cameraMotion = median(inside.dropFirst().map(\.cameraMotion))
         if hasAudio && !sound.isEmpty {

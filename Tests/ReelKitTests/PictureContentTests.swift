@@ -57,4 +57,23 @@ import Testing
         #expect(figure.residual > 0.05)
         #expect(figure.cameraShare(width: Self.width) < 0.05)
     }
+
+    @Test func linesOfTextOnTheLargerPictureAreCredits() {
+        let width = 480, height = 270
+        func gray(_ value: (Int, Int) -> UInt8) -> GrayPicture {
+            var luma = [UInt8](repeating: 0, count: width * height)
+            for y in 0..<height { for x in 0..<width { luma[y * width + x] = value(x, y) } }
+            return GrayPicture(width: width, height: height, luma: luma)
+        }
+        // Twelve lines of 8 px letters (strokes every 3 px) with 10 px of spacing, on dark blue-gray.
+        let credits = gray { x, y in (y % 18 < 8 && y > 20 && y < 240 && x % 6 < 2 && (60..<420).contains(x)) ? 230 : 30 }
+        #expect(PictureContent.textLines(credits) > 0.9)
+        // Foliage: busy on every row.
+        let foliage = gray { x, y in Self.noise(x, y) }
+        #expect(PictureContent.textLines(foliage) == 0)
+        // A figure with stripes (one tall band) on a plain sky.
+        let figure = gray { x, y in (150..<330).contains(x) && (60..<240).contains(y) && x % 4 < 2 ? 200 : 120 }
+        #expect(PictureContent.textLines(figure) == 0)
+    }
 }
+
