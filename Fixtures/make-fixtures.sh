@@ -23,7 +23,7 @@ ALL=(
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4
-  ac3_chunks.avi
+  packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -294,6 +294,22 @@ mk_primed_webm() {
 
 # --- AVI ------------------------------------------------------------------------------------
 # AVI keeps decode times only: B frames come without presentation times.
+
+# DivX/Xvid "packed" B frames, as Xvid writes them for AVI: each B frame shares a packet with
+# the P frame before it, an empty 6-byte placeholder (N-VOP) follows, and the user data ends in
+# "DivX503b1393p". 320x240, 25 fps, 4 s (100 frames; FFmpeg decodes 98: the encoder's two-frame
+# delay leaves two empty chunks after the first frame), keyframes every 25 frames; AC-3 stereo.
+mk_packed_bframes_avi() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x240:r=25:d=4" -f lavfi -i "$(stereo_tone 4)" \
+    -c:v libxvid -bf 2 -g 25 -q:v 4 -threads 1 -c:a ac3 -b:a 128k "${BITEXACT[@]}" "$1"
+}
+
+# FFmpeg's own MPEG-4 Part 2 with two B frames, not packed: one frame per packet in decode
+# order. 320x240, 25 fps, 4 s, 100 frames, keyframes every 25 frames; AC-3 stereo.
+mk_mpeg4_bframes_avi() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x240:r=25:d=4" -f lavfi -i "$(stereo_tone 4)" \
+    -c:v mpeg4 -q:v 4 -bf 2 -g 25 -threads 1 -c:a ac3 -b:a 128k "${BITEXACT[@]}" "$1"
+}
 
 # AC-3 in AVI chunks that do not start on AC-3 frames, as VirtualDub writes it: 192 kb/s
 # (768-byte frames of 32 ms) in 960-byte chunks of 40 ms, one per video frame. FFmpeg's AVI
