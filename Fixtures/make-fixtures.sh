@@ -23,7 +23,7 @@ ALL=(
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4
-  packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi
+  packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -333,6 +333,18 @@ mk_ac3_chunks_avi() {
     | dd of="$1" bs=1 seek=$((off + 8)) conv=notrunc status=none
   codec=$(ffprobe -v error -select_streams a:0 -show_entries stream=codec_name -of csv=p=0 "$1")
   [[ $codec == ac3 ]] || { echo "AC-3 patch failed on $1 (got '$codec')" >&2; return 1; }
+}
+
+# cfr_audio.mp4 with its index first (faststart) and its media data cut 3000 bytes in: it opens
+# and lists 90 video frames, but the first video packet is cut short and nothing decodes.
+mk_truncated_media_mp4() {
+  build cfr_audio.mp4
+  local full="$1.full.mp4" hit off
+  "${FF[@]}" -i "$OUTDIR/cfr_audio.mp4" -c copy -movflags +faststart "${BITEXACT[@]}" "$full"
+  hit=$(grep -m1 -obUaF mdat "$full") || { echo "no mdat in $full" >&2; return 1; }
+  off=${hit%%:*}
+  head -c $((off + 4 + 3000)) "$full" >"$1"
+  rm -f "$full"
 }
 
 # --- driver ----------------------------------------------------------------------------------

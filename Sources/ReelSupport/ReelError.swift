@@ -29,6 +29,9 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
     case encodingFailed(URL, operation: String, reason: String)
     /// Writing the output container failed: the FFmpeg operation and its message.
     case muxingFailed(URL, operation: String, reason: String)
+    /// A lossless copy (stream copy) of the source gave video that does not decode as the
+    /// source's does; nothing was written. The reason says what the check found.
+    case streamCopyFailed(URL, reason: String)
     /// The face models are not where ReelKit looks; the reason says where it looked and how
     /// to get them.
     case faceModelsMissing(String)
@@ -42,7 +45,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
         switch self {
         case .invalidSourceURL(let url), .unreadableSource(let url, _), .missingVideoTrack(let url),
              .invalidOutputPath(let url, _), .outputEqualsSource(let url), .decodingFailed(let url, _, _),
-             .encodingFailed(let url, _, _), .muxingFailed(let url, _, _), .faceIndexFailed(let url, _):
+             .encodingFailed(let url, _, _), .muxingFailed(let url, _, _), .streamCopyFailed(let url, _),
+             .faceIndexFailed(let url, _):
             return url
         case .codecNotSupported, .invalidTrimTimes, .invalidRanges, .invalidConfiguration, .invalidPreset, .cancelled,
              .faceModelsMissing:
@@ -82,6 +86,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
             return "encoding failed in \(operation): \(reason)"
         case .muxingFailed(_, let operation, let reason):
             return "writing failed in \(operation): \(reason)"
+        case .streamCopyFailed(_, let reason):
+            return "lossless copy failed: \(reason)"
         case .faceModelsMissing(let reason):
             return "face models not found: \(reason)"
         case .faceIndexFailed(_, let reason):

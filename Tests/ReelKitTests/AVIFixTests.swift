@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+@testable import ReelCompression
 @testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 
-/// AVI sources: lossless copies of MPEG-4 Part 2 with B frames (packed or not), and cuts of AVI
-/// files whose AC-3 chunks do not start on frame boundaries.
+/// AVI sources: lossless copies of MPEG-4 Part 2 with B frames (packed or not), the check that
+/// a copy decodes, and cuts of AVI files whose AC-3 chunks do not start on frame boundaries.
 @Suite(.timeLimit(.minutes(5))) struct AVIFixTests {
     /// The MD5 of every decoded picture of the first video stream, in the order FFmpeg's decoder
     /// outputs them (display order).
@@ -79,6 +80,23 @@ import Testing
         #expect(result.analytics.keptRanges.count == 1)
         let all = try Self.pictureHashes(source)
         #expect(try Self.pictureHashes(result.url) == Array(all[25..<75]))
+    }
+
+    @Test func copyThatDecodesToNothingFailsAndLeavesNothing() async throws {
+        let source = try Fixtures.clip("truncated_media.mp4")
+        let directory = try Fixtures.scratchDirectory()
+        var config = Harness.fastConfig(in: directory)
+        config.streamCopy = true
+        let error = await Harness.reelError {
+            _ = try await VideoCompressor().compressVideo(source, config: config)
+        }
+        guard case .streamCopyFailed(let url, let reason) = error else {
+            Issue.record("expected streamCopyFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(url.lastPathComponent == "truncated_media.mp4")
+        #expect(reason.contains("no frame"))
+        #expect(Fixtures.contents(of: directory).isEmpty)
     }
 
     /// A range starting on or just after the keyframe at 3 s: the seek lands on an AC-3 chunk
