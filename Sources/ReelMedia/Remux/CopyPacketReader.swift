@@ -37,9 +37,31 @@ final class CopyPacketReader {
         pipes[index]?.parameters
     }
 
-    /// Seeks `input` so the next packets start at or before `seconds`, and restarts the filters.
-    func seek(toSeconds seconds: Double) throws(MediaFailure) {
+    /// Seeks so the next packets start on the keyframe of `videoStream` at or before `seconds`,
+    /// and restarts the filters. Demuxers without an index (MPEG-TS) may land after it, between
+    /// keyframes or on a later one: then reading starts again from the start of the file (the
+    /// caller skips what comes before its range).
+    func seek(toSeconds seconds: Double, videoStream: Int) throws(MediaFailure) {
         try input.seek(toSeconds: seconds)
+        try restart()
+        let timeBase = input.stream(videoStream).map { av_q2d($0.pointee.time_base) } ?? 0
+        var held: [Packet] = []
+        while let packet = try read() {
+            held.append(packet)
+            guard packet.streamIndex == videoStream else { continue }
+            let onTime = packet.presentationTimestamp.map { Double($0) * timeBase <= seconds + 1e-6 } ?? false
+            if packet.isKeyframe && onTime {
+                ready = held + ready
+                return
+            }
+            try input.rewind()
+            try restart()
+            return
+        }
+        ready = held
+    }
+
+    private func restart() throws(MediaFailure) {
         ready = []
         atEnd = false
         for index in order { try pipes[index]?.restart() }

@@ -86,7 +86,7 @@ package struct StreamCopier {
         var lastDts: [Int: Int64] = [:]
         var videoPackets = 0
         for range in plan.ranges {
-            try reader.seek(toSeconds: range.start.seconds)
+            try reader.seek(toSeconds: range.start.seconds, videoStream: plan.videoStreamIndex)
             let start = range.start.seconds, end = range.end.seconds
             var finished: Set<Int> = []
             while finished.count < sources.count, let packet = try reader.read() {
