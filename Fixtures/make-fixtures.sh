@@ -23,6 +23,7 @@ ALL=(
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4
+  packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -289,6 +290,61 @@ mk_recovery_points_mp4() {
 mk_primed_webm() {
   "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=3" -f lavfi -i "$(mono_tone 3)" \
     -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 300k -threads 1 -c:a libopus "$1"
+}
+
+# --- AVI ------------------------------------------------------------------------------------
+# AVI keeps decode times only: B frames come without presentation times.
+
+# DivX/Xvid "packed" B frames, as Xvid writes them for AVI: each B frame shares a packet with
+# the P frame before it, an empty 6-byte placeholder (N-VOP) follows, and the user data ends in
+# "DivX503b1393p". 320x240, 25 fps, 4 s (100 frames; FFmpeg decodes 98: the encoder's two-frame
+# delay leaves two empty chunks after the first frame), keyframes every 25 frames; AC-3 stereo.
+mk_packed_bframes_avi() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x240:r=25:d=4" -f lavfi -i "$(stereo_tone 4)" \
+    -c:v libxvid -bf 2 -g 25 -q:v 4 -threads 1 -c:a ac3 -b:a 128k "${BITEXACT[@]}" "$1"
+}
+
+# FFmpeg's own MPEG-4 Part 2 with two B frames, not packed: one frame per packet in decode
+# order. 320x240, 25 fps, 4 s, 100 frames, keyframes every 25 frames; AC-3 stereo.
+mk_mpeg4_bframes_avi() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x240:r=25:d=4" -f lavfi -i "$(stereo_tone 4)" \
+    -c:v mpeg4 -q:v 4 -bf 2 -g 25 -threads 1 -c:a ac3 -b:a 128k "${BITEXACT[@]}" "$1"
+}
+
+# AC-3 in AVI chunks that do not start on AC-3 frames, as VirtualDub writes it: 192 kb/s
+# (768-byte frames of 32 ms) in 960-byte chunks of 40 ms, one per video frame. FFmpeg's AVI
+# muxer writes one frame per chunk, so the stream is muxed as 8-bit PCM at 24000 bytes/s
+# (which reads it in 960-byte packets) and the WAVEFORMATEX is patched to AC-3, 48 kHz
+# stereo. A seek to the keyframe at 3 s lands on a chunk that begins with the last 192 bytes
+# of a frame: FFmpeg's parser then times the next frame from that piece, 24 ms late, and the
+# chunk after it goes back in time. 320x240 MPEG-4 Part 2 (no B frames), 25 fps, 6 s,
+# keyframes every second.
+mk_ac3_chunks_avi() {
+  local ac3="$1.ac3" hit off codec
+  "${FF[@]}" -f lavfi -i "$(stereo_tone 6)" -c:a ac3 -b:a 192k "${BITEXACT[@]}" -f ac3 "$ac3"
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x240:r=25:d=6" -f u8 -ar 24000 -ac 1 -i "$ac3" -map 0:v -map 1:a \
+    -c:v mpeg4 -q:v 5 -g 25 -threads 1 -c:a copy "${BITEXACT[@]}" "$1"
+  rm -f "$ac3"
+  hit=$(grep -obUaF strf "$1" | sed -n 2p)   # the audio stream's format chunk
+  [[ -n $hit ]] || { echo "no audio strf in $1" >&2; return 1; }
+  off=${hit%%:*}
+  # wFormatTag 0x2000 (AC-3), 2 channels, 48000 Hz, 24000 bytes/s, block align 1, 0 bits.
+  printf '\x00\x20\x02\x00\x80\xbb\x00\x00\xc0\x5d\x00\x00\x01\x00\x00\x00' \
+    | dd of="$1" bs=1 seek=$((off + 8)) conv=notrunc status=none
+  codec=$(ffprobe -v error -select_streams a:0 -show_entries stream=codec_name -of csv=p=0 "$1")
+  [[ $codec == ac3 ]] || { echo "AC-3 patch failed on $1 (got '$codec')" >&2; return 1; }
+}
+
+# cfr_audio.mp4 with its index first (faststart) and its media data cut 3000 bytes in: it opens
+# and lists 90 video frames, but the first video packet is cut short and nothing decodes.
+mk_truncated_media_mp4() {
+  build cfr_audio.mp4
+  local full="$1.full.mp4" hit off
+  "${FF[@]}" -i "$OUTDIR/cfr_audio.mp4" -c copy -movflags +faststart "${BITEXACT[@]}" "$full"
+  hit=$(grep -m1 -obUaF mdat "$full") || { echo "no mdat in $full" >&2; return 1; }
+  off=${hit%%:*}
+  head -c $((off + 4 + 3000)) "$full" >"$1"
+  rm -f "$full"
 }
 
 # --- driver ----------------------------------------------------------------------------------

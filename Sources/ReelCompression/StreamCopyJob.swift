@@ -32,6 +32,7 @@ struct StreamCopyJob {
             try StreamCopier(plan: plan, shouldCancel: { flag.isRaised }, progress: copyProgress).run()
         }
         if flag.isRaised { throw .cancelled }
+        try checkDecodes(packets: packets, video: video)
         let output = try MediaInfo.probe(location.temporaryURL)
         try location.commit()
         var statistics = TranscodeStatistics()
@@ -45,6 +46,30 @@ struct StreamCopyJob {
         ).build()
         progress.finish()
         return CompressionResult(url: location.finalURL, analytics: analytics)
+    }
+
+    /// Frames of the output decoded to check it: enough to see that the copy decodes at the
+    /// source's size, few enough that checking costs little next to the copy.
+    static let checkedFrames = 30
+
+    /// Decodes the start of the written copy: a copy that gives no frame, or frames of another
+    /// size than the source's, fails (and the caller discards it) instead of being reported
+    /// as done. Copying never decodes, and a muxer takes packets that no decoder can use.
+    private func checkDecodes(packets: Int, video: StreamInfo) throws(ReelError) {
+        let source = planner.source.url, output = location.temporaryURL
+        let check = try translatingFailures(source: source, output: output) { () throws(MediaFailure) in
+            try DecodeCheck.run(url: output, frameLimit: Self.checkedFrames, shouldCancel: { flag.isRaised })
+        }
+        if flag.isRaised { throw .cancelled }
+        guard check.frames > 0 else {
+            throw .streamCopyFailed(source, reason: "no frame of the copied video decodes (\(packets) video packets "
+                                    + "copied, \(check.corruptPackets) rejected by the decoder)")
+        }
+        guard let size = video.video, size.width > 0, size.height > 0 else { return }
+        guard check.width == size.width, check.height == size.height else {
+            throw .streamCopyFailed(source, reason: "the copied video decodes at \(check.width)x\(check.height), "
+                                    + "the source at \(size.width)x\(size.height)")
+        }
     }
 
     /// Widens each range to whole groups of pictures: start on the keyframe at or before it,

@@ -29,6 +29,9 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
     case encodingFailed(URL, operation: String, reason: String)
     /// Writing the output container failed: the FFmpeg operation and its message.
     case muxingFailed(URL, operation: String, reason: String)
+    /// A lossless copy (stream copy) of the source gave video that does not decode as the
+    /// source's does; nothing was written. The reason says what the check found.
+    case streamCopyFailed(URL, reason: String)
     /// The face models are not where ReelKit looks; the reason says where it looked and how
     /// to get them.
     case faceModelsMissing(String)
@@ -42,7 +45,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
         switch self {
         case .invalidSourceURL(let url), .unreadableSource(let url, _), .missingVideoTrack(let url),
              .invalidOutputPath(let url, _), .outputEqualsSource(let url), .decodingFailed(let url, _, _),
-             .encodingFailed(let url, _, _), .muxingFailed(let url, _, _), .faceIndexFailed(let url, _):
+             .encodingFailed(let url, _, _), .muxingFailed(let url, _, _), .streamCopyFailed(let url, _),
+             .faceIndexFailed(let url, _):
             return url
         case .codecNotSupported(_, let file), .invalidTrimTimes(_, _, _, let file), .invalidConfiguration(_, let file):
             return file
@@ -83,6 +87,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
             return "encoding failed: \(reason)"
         case .muxingFailed(_, _, let reason):
             return "writing failed: \(reason)"
+        case .streamCopyFailed(_, let reason):
+            return "lossless copy failed: \(reason)"
         case .faceModelsMissing(let reason):
             return "face models not found: \(reason)"
         case .faceIndexFailed(_, let reason):
@@ -116,6 +122,7 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
         case .encodingFailed(let url, let operation, let reason): return .encodingFailed(swap(url), operation: operation, reason: reason)
         case .muxingFailed(let url, let operation, let reason): return .muxingFailed(swap(url), operation: operation, reason: reason)
         case .faceIndexFailed(let url, let reason): return .faceIndexFailed(swap(url), reason: reason)
+        case .streamCopyFailed(let url, let reason): return .streamCopyFailed(swap(url), reason: reason)
         case .codecNotSupported(let codec, let file): return .codecNotSupported(codec, file: file.map(swap))
         case .invalidTrimTimes(let start, let end, let duration, let file):
             return .invalidTrimTimes(start: start, end: end, duration: duration, file: file.map(swap))

@@ -60,4 +60,16 @@ import Testing
             return
         }
     }
+
+    /// MPEG-TS has no index: a seek to the first keyframe lands after it. The copy then reads
+    /// from the start of the file, so it keeps every frame (story.ts: 720, keyframes every 2 s;
+    /// onekey.ts: 75, one keyframe).
+    @Test(arguments: [("story.ts", 720), ("onekey.ts", 75)])
+    func copiesTransportStreamsFromTheirFirstKeyframe(clip: String, frames: Int) async throws {
+        let (result, _, _) = try await Harness.compress(clip) { $0.streamCopy = true }
+        let json = try Fixtures.ffprobe(result.url, ["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames"])
+        let decoded = ((json["streams"] as? [[String: Any]])?.first?["nb_read_frames"] as? String).flatMap(Int.init)
+        #expect(decoded == frames)
+        #expect(try Self.videoPackets(result.url).first?.key == true)
+    }
 }

@@ -50,6 +50,26 @@ final class Frame {
     /// Channels (audio).
     var channelCount: Int32 { pointer.pointee.ch_layout.nb_channels }
 
+    /// Samples per second (audio).
+    var sampleRate: Int32 { pointer.pointee.sample_rate }
+
+    /// A new audio frame holding this one's samples after the first `dropped` (copied), with
+    /// this one's properties; the caller sets its timestamp.
+    func withoutLeadingSamples(_ dropped: Int32, stage: MediaFailure.Stage) throws(MediaFailure) -> Frame {
+        let kept = try Frame()
+        let source = pointer, target = kept.pointer
+        target.pointee.format = source.pointee.format
+        target.pointee.sample_rate = source.pointee.sample_rate
+        target.pointee.nb_samples = max(source.pointee.nb_samples - dropped, 0)
+        try check(av_channel_layout_copy(&target.pointee.ch_layout, &source.pointee.ch_layout), stage, "av_channel_layout_copy")
+        try check(av_frame_get_buffer(target, 0), stage, "av_frame_get_buffer")
+        try check(av_frame_copy_props(target, source), stage, "av_frame_copy_props")
+        try check(av_samples_copy(target.pointee.extended_data, source.pointee.extended_data, 0, dropped,
+                                  target.pointee.nb_samples, source.pointee.ch_layout.nb_channels,
+                                  AVSampleFormat(source.pointee.format)), stage, "av_samples_copy")
+        return kept
+    }
+
     /// Forgets the picture type the decoder set, so an encoder chooses its own (a decoded
     /// frame keeps the source's I/P/B type, and x264/x265 would copy the source's GOP from it).
     func clearPictureType() {

@@ -44,12 +44,18 @@ final class OutputFile {
 
     /// Adds a stream that receives `source`'s packets unchanged (codec parameters, codec tag
     /// when the container accepts it, and side data such as rotation and HDR metadata).
-    func addStream(copying source: UnsafeMutablePointer<AVStream>) throws(MediaFailure) -> Int {
+    /// `parameters` replace the stream's own codec parameters when a bitstream filter changed them.
+    func addStream(
+        copying source: UnsafeMutablePointer<AVStream>, parameters: UnsafePointer<AVCodecParameters>? = nil
+    ) throws(MediaFailure) -> Int {
         let stream = try allocated(avformat_new_stream(context, nil), "avformat_new_stream")
-        try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), .mux, "avcodec_parameters_copy")
-        let tag = source.pointee.codecpar.pointee.codec_tag
+        guard let copied = parameters ?? UnsafePointer(source.pointee.codecpar) else {
+            throw .failed(.mux, "avcodec_parameters_copy", "the stream has no codec parameters")
+        }
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, copied), .mux, "avcodec_parameters_copy")
+        let tag = copied.pointee.codec_tag
         if let tags = context.pointee.oformat?.pointee.codec_tag,
-           av_codec_get_id(tags, tag) != source.pointee.codecpar.pointee.codec_id {
+           av_codec_get_id(tags, tag) != copied.pointee.codec_id {
             stream.pointee.codecpar.pointee.codec_tag = 0
         }
         stream.pointee.time_base = source.pointee.time_base

@@ -49,18 +49,17 @@ package struct StreamCopier {
     }
 
     /// Presentation times (seconds) of the video stream's keyframes, from one pass over the
-    /// packets (no decoding). The container index is not used: it holds decode times, which
-    /// differ from presentation times when frames are reordered.
+    /// packets as the copy writes them (no decoding). The container index is not used: it holds
+    /// decode times, which differ from presentation times when frames are reordered.
     package static func keyframeTimes(of source: MediaInfo, streamIndex: Int, shouldCancel: () -> Bool) throws(MediaFailure) -> [Double] {
         let input = try InputFile.reopen(source, keeping: [streamIndex])
         guard let stream = input.stream(streamIndex) else { return [] }
         let timeBase = av_q2d(stream.pointee.time_base)
+        let reader = try CopyPacketReader(input: input, streams: [streamIndex])
         var times: [Double] = []
-        let packet = try Packet()
-        while try input.read(into: packet) {
-            defer { packet.unreference() }
+        while let packet = try reader.read() {
             if shouldCancel() { throw .cancelled }
-            if packet.streamIndex == streamIndex, packet.isKeyframe, let pts = packet.pts {
+            if packet.isKeyframe, let pts = packet.presentationTimestamp {
                 times.append(Double(pts) * timeBase)
             }
         }
@@ -72,32 +71,32 @@ package struct StreamCopier {
         // A copy passes the codec parameters on as they are, and some only probing fills in
         // (VP9's profile and bit depth for MP4's vpcC box, say): this reader probes.
         let input = try InputFile(url: plan.source.url)
-        input.discardStreams(except: Set([plan.videoStreamIndex] + (plan.audioStreamIndex.map { [$0] } ?? [])))
-        let output = try OutputFile(path: plan.outputPath, formatName: plan.formatName)
         let sources = [plan.videoStreamIndex] + (plan.audioStreamIndex.map { [$0] } ?? [])
+        input.discardStreams(except: Set(sources))
+        let reader = try CopyPacketReader(input: input, streams: sources)
+        let output = try OutputFile(path: plan.outputPath, formatName: plan.formatName)
         var outputIndex: [Int: Int] = [:]
         for index in sources {
             guard let stream = input.stream(index) else { continue }
-            outputIndex[index] = try output.addStream(copying: stream)
+            outputIndex[index] = try output.addStream(copying: stream, parameters: reader.parameters(ofStream: index))
         }
         try output.writeHeader(fastStart: true)
-        let packet = try Packet()
         let total = max(plan.ranges.map(\.duration.seconds).reduce(0, +), 0.001)
         var offset = 0.0
         var lastDts: [Int: Int64] = [:]
         var videoPackets = 0
         for range in plan.ranges {
-            try input.seek(toSeconds: range.start.seconds)
+            try reader.seek(toSeconds: range.start.seconds, videoStream: plan.videoStreamIndex)
             let start = range.start.seconds, end = range.end.seconds
             var finished: Set<Int> = []
-            while finished.count < sources.count, try input.read(into: packet) {
-                defer { packet.unreference() }
+            while finished.count < sources.count, let packet = try reader.read() {
                 if shouldCancel() { throw .cancelled }
                 let index = packet.streamIndex
                 guard let target = outputIndex[index], !finished.contains(index),
                       let stream = input.stream(index) else { continue }
                 let timeBase = stream.pointee.time_base
-                guard let ticks = packet.pts else { continue }
+                // Without a presentation time (AVI keeps decode times only), the decode time.
+                guard let ticks = packet.presentationTimestamp else { continue }
                 let pts = Double(ticks) * av_q2d(timeBase)
                 let isVideo = index == plan.videoStreamIndex
                 // A range ends where the next kept GOP begins (video) or at its end time (audio).

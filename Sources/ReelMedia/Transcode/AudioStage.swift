@@ -19,6 +19,7 @@ final class AudioStage {
     private var outputOffset = 0.0
     private var fades: (in: Bool, out: Bool) = (false, false)
     private var crossfade = AudioCrossfade()
+    private var continuity = AudioContinuity()
     private var rangeGraph: FilterGraph?
     private var framingGraph: FilterGraph?
     private let decoded: Frame
@@ -51,6 +52,7 @@ final class AudioStage {
         crossfade.beginRange(
             rate: settings.sampleRate, blendStart: crossfadeIn ? outputOffset : nil, tailStart: tailStart, length: length)
         rangeGraph = nil
+        continuity.reset()
         isDone = false
     }
 
@@ -89,15 +91,27 @@ final class AudioStage {
         }
     }
 
-    /// Takes one decoded frame of the current range into the range's graph; the first frame
-    /// at or after the range's end ends it.
+    /// Takes one decoded frame of the current range into the range's graph, on the range's
+    /// unbroken clock (timestamps in samples); the first frame at or after the range's end ends it.
     private func accept(_ frame: Frame) throws(MediaFailure) {
         if range.endsEarly, let time = decoder.time(of: frame), time >= range.end {
             isDone = true
             return
         }
-        let graph = try rangeGraph.orMake { () throws(MediaFailure) in try makeRangeGraph(for: frame) }
-        try graph.push(frame)
+        let rate = frame.sampleRate
+        guard rate > 0 else { return }
+        let samples = av_make_q(1, rate)
+        let stamp = frame.presentationTimestamp.map { av_rescale_q($0, decoder.timeBase, samples) }
+        let placed: Frame
+        switch continuity.place(stamp: stamp, count: Int(frame.sampleCount), rate: rate) {
+        case .drop:
+            return
+        case .keep(let start, let dropped):
+            placed = dropped > 0 ? try frame.withoutLeadingSamples(Int32(dropped), stage: .decode) : frame
+            placed.pts = start ?? reel_nopts_value()
+        }
+        let graph = try rangeGraph.orMake { () throws(MediaFailure) in try makeRangeGraph(for: placed, timeBase: samples) }
+        try graph.push(placed)
         try moveRangeOutput(from: graph)
     }
 
@@ -129,8 +143,8 @@ final class AudioStage {
         }
     }
 
-    private func makeRangeGraph(for frame: Frame) throws(MediaFailure) -> FilterGraph {
-        let source = FilterGraph.audioSourceArguments(for: frame, timeBase: decoder.timeBase)
+    private func makeRangeGraph(for frame: Frame, timeBase: AVRational) throws(MediaFailure) -> FilterGraph {
+        let source = FilterGraph.audioSourceArguments(for: frame, timeBase: timeBase)
         var chain: [String] = []
         if range.needsSeek || range.endsEarly {
             var trim = "atrim=start=\(seconds(range.start.seconds))"

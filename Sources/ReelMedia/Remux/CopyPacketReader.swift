@@ -1,0 +1,143 @@
+internal import CFFmpeg
+import ReelSupport
+
+/// The source side of a stream copy: the packets of the copied streams as an MP4 or QuickTime
+/// file takes them.
+///
+/// Most packets pass unchanged. MPEG-4 Part 2 goes through `mpeg4_unpack_bframes`, which splits
+/// DivX/Xvid packed B frames (a B frame stored in one packet with the frame before it, and an
+/// empty placeholder packet after) into one frame per packet, as MP4 and its players expect;
+/// read from AVI, it also gets presentation times (`DecodeOrderRetimer`). AAC with ADTS headers
+/// (MPEG-TS, raw AAC) goes through `aac_adtstoasc`. After every seek each stream's filters start
+/// again, so that nothing held from before the seek comes out after it.
+final class CopyPacketReader {
+    private let input: InputFile
+    private let pipes: [Int: CopyPipe]
+    private let order: [Int]
+    private var ready: [Packet] = []
+    private var atEnd = false
+
+    /// Reads `streams` of `input`; other streams' packets are skipped.
+    init(input: InputFile, streams: [Int]) throws(MediaFailure) {
+        self.input = input
+        let decodeOrderOnly = input.context.pointee.iformat.map { String(cString: $0.pointee.name) } == "avi"
+        var pipes: [Int: CopyPipe] = [:]
+        for index in streams {
+            guard let stream = input.stream(index), let parameters = stream.pointee.codecpar else { continue }
+            pipes[index] = try CopyPipe(streamIndex: index, parameters: parameters, timeBase: stream.pointee.time_base,
+                                        decodeOrderOnly: decodeOrderOnly)
+        }
+        self.pipes = pipes
+        order = pipes.keys.sorted()
+    }
+
+    /// The codec parameters of stream `index`'s packets as they come out (extradata updated by
+    /// the filters), `nil` for a stream not read.
+    func parameters(ofStream index: Int) -> UnsafePointer<AVCodecParameters>? {
+        pipes[index]?.parameters
+    }
+
+    /// Seeks so the next packets start on the keyframe of `videoStream` at or before `seconds`,
+    /// and restarts the filters. Demuxers without an index (MPEG-TS) may land after it, between
+    /// keyframes or on a later one: then reading starts again from the start of the file (the
+    /// caller skips what comes before its range).
+    func seek(toSeconds seconds: Double, videoStream: Int) throws(MediaFailure) {
+        try input.seek(toSeconds: seconds)
+        try restart()
+        let timeBase = input.stream(videoStream).map { av_q2d($0.pointee.time_base) } ?? 0
+        var held: [Packet] = []
+        while let packet = try read() {
+            held.append(packet)
+            guard packet.streamIndex == videoStream else { continue }
+            let onTime = packet.presentationTimestamp.map { Double($0) * timeBase <= seconds + 1e-6 } ?? false
+            if packet.isKeyframe && onTime {
+                ready = held + ready
+                return
+            }
+            try input.rewind()
+            try restart()
+            return
+        }
+        ready = held
+    }
+
+    private func restart() throws(MediaFailure) {
+        ready = []
+        atEnd = false
+        for index in order { try pipes[index]?.restart() }
+    }
+
+    /// The next packet of a read stream (in its stream's time base), `nil` at the end of the file.
+    func read() throws(MediaFailure) -> Packet? {
+        while ready.isEmpty {
+            if atEnd { return nil }
+            let packet = try Packet()
+            if try input.read(into: packet) {
+                guard let pipe = pipes[packet.streamIndex] else { continue }
+                ready += try pipe.push(packet)
+            } else {
+                atEnd = true
+                for index in order { ready += try pipes[index]?.push(nil) ?? [] }
+            }
+        }
+        return ready.removeFirst()
+    }
+}
+
+/// One stream's way through a copy: its bitstream filter and retimer, if it needs them.
+private final class CopyPipe {
+    private let streamIndex: Int
+    private let source: UnsafePointer<AVCodecParameters>
+    private let timeBase: AVRational
+    private let filterName: String?
+    private var filter: BitstreamFilter?
+    private let retimer: DecodeOrderRetimer?
+
+    init(streamIndex: Int, parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational,
+         decodeOrderOnly: Bool) throws(MediaFailure) {
+        self.streamIndex = streamIndex
+        source = parameters
+        self.timeBase = timeBase
+        switch parameters.pointee.codec_id {
+        case AV_CODEC_ID_MPEG4:
+            filterName = "mpeg4_unpack_bframes"
+            retimer = decodeOrderOnly ? DecodeOrderRetimer() : nil
+        case AV_CODEC_ID_AAC where parameters.pointee.extradata_size == 0:
+            filterName = "aac_adtstoasc"
+            retimer = nil
+        default:
+            filterName = nil
+            retimer = nil
+        }
+        try restart()
+    }
+
+    /// The codec parameters of the packets this pipe hands out.
+    var parameters: UnsafePointer<AVCodecParameters> { filter?.outputParameters ?? source }
+
+    /// Drops whatever is held and opens the filter afresh.
+    func restart() throws(MediaFailure) {
+        retimer?.reset()
+        filter = try filterName.map { name throws(MediaFailure) in
+            try BitstreamFilter(name: name, parameters: source, timeBase: timeBase)
+        }
+    }
+
+    /// Takes the stream's next packet (`nil` at the end of the file); returns those ready.
+    func push(_ packet: Packet?) throws(MediaFailure) -> [Packet] {
+        var filtered: [Packet] = []
+        if let filter {
+            try filter.send(packet)
+            while true {
+                let out = try Packet()
+                guard try filter.receive(into: out) else { break }
+                out.streamIndex = streamIndex
+                filtered.append(out)
+            }
+        } else if let packet {
+            filtered = [packet]
+        }
+        guard let retimer else { return filtered }
+        return filtered.flatMap { retimer.push($0) } + (packet == nil ? retimer.flush() : [])
+    }
+}
