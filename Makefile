@@ -77,7 +77,7 @@ fuzz: deps
 	@# Seeds: the first 64 KB of every fixture clip (container headers and first frames).
 	@for clip in .build/fixture-cache/*.*; do head -c 65536 "$$clip" > "$(FUZZ_DIR)/seeds/$$(basename "$$clip")"; done
 	cd $(FUZZ_DIR) && ../debug/reel-fuzz -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
-		-timeout=30 -artifact_prefix=findings/ -print_final_stats=1 corpus seeds
+		-timeout=30 -artifact_prefix=findings/ -print_final_stats=1 corpus seeds ../../Fixtures/fuzz-regressions
 
 clean:
 	rm -rf .build .build-fuzz out

@@ -39,6 +39,23 @@ import Testing
         #expect(Fixtures.contents(of: directory).isEmpty)
     }
 
+    /// Inputs `make fuzz` found crashing (Fixtures/fuzz-regressions): each must give a typed
+    /// error or a result, never a crash. The first opened but failed stream probing, and the
+    /// context was closed twice.
+    @Test func fuzzFindingsGiveTypedErrors() async throws {
+        let directory = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/fuzz-regressions")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".bin") }
+        #expect(!names.isEmpty)
+        for name in names {
+            let url = directory.appendingPathComponent(name)
+            do {
+                _ = try MediaInfo.probe(url)
+            } catch {
+                #expect(error.fileURL == url, "\(name): \(error)")
+            }
+        }
+    }
+
     @Test func heavilyCorruptedSourceFailsTypedAndLeavesNothing() async throws {
         // 16 KB of noise over the middle of the media data: 10 of 232 packets are rejected,
         // more than the 1 in 50 the transcoder conceals.

@@ -21,11 +21,9 @@ final class InputFile {
         guard probing else { return }
         Self.probes.withLock { $0[url.path, default: 0] += 1 }
         let found = avformat_find_stream_info(context, nil)
-        if found < 0 {
-            var closing: UnsafeMutablePointer<AVFormatContext>? = context
-            avformat_close_input(&closing)
-            throw .ffmpeg(.demux, "avformat_find_stream_info", code: found)
-        }
+        // Every stored property is set, so throwing runs deinit, which closes the context;
+        // closing it here too freed it twice (found by `make fuzz`).
+        if found < 0 { throw .ffmpeg(.demux, "avformat_find_stream_info", code: found) }
     }
 
     /// How many times each file was probed (`avformat_find_stream_info`), so tests can check
