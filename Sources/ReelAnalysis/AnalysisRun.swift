@@ -12,6 +12,7 @@ struct AnalysisRun {
 
     func run() throws(MediaFailure) -> VideoAnalysis {
         let audio = AudioFeatureCollector(sampleRate: Double(AnalysisReader.audioSampleRate))
+        let finders = FaceFinderPool()
         let readout = try AnalysisReader.read(
             source: source, sampleRate: options.sampleRate, width: options.analysisWidth, height: options.analysisHeight,
             faces: options.faces.map { faces in
@@ -19,7 +20,7 @@ struct AnalysisRun {
                                     rotation: source.primaryVideo?.video?.rotation ?? 0)
             },
             workers: options.decodeWorkers, shouldCancel: shouldCancel, progress: { [progress] in progress($0 * 0.9) },
-            makeSink: { [options] in SampledFrameCollector(minimumFaceScore: options.faces?.minimumScore ?? 0.25) },
+            makeSink: { [options] in SampledFrameCollector(minimumFaceScore: options.faces?.minimumScore ?? 0.25, finders: finders) },
             onAudio: { [audio] in audio.append($0) })
         let info = readout.info
         let sampled = SampledFrameCollector.joined(

@@ -13,17 +13,18 @@ final class SampledFrameCollector: AnalysisPictureSink {
         var signatures: [[UInt8]] = []
         var firstPicture: SmallPicture?
         var lastPicture: SmallPicture?
-        /// Made on the first face picture; HOG detection alone.
-        var faceFinder: FacePresenceFinder?
     }
 
     /// Face detections scoring below this are ignored.
     private let minimumFaceScore: Double
+    /// The analysis's face finders, shared by its chunks.
+    private let finders: FaceFinderPool
 
     /// A collector; face pictures among the samples are searched for faces scoring at least
-    /// `minimumFaceScore`.
-    init(minimumFaceScore: Double = 0.25) {
+    /// `minimumFaceScore`, with a finder borrowed from `finders`.
+    init(minimumFaceScore: Double = 0.25, finders: FaceFinderPool = FaceFinderPool()) {
         self.minimumFaceScore = minimumFaceScore
+        self.finders = finders
     }
 
     private let samples = Mutex(Samples())
@@ -33,9 +34,9 @@ final class SampledFrameCollector: AnalysisPictureSink {
         samples.withLock { samples in
             var features = PictureMeasurer.measure(picture, previous: samples.lastPicture)
             if let gray = picture.faceLuma {
-                if samples.faceFinder == nil { samples.faceFinder = FacePresenceFinder() }
-                let found = samples.faceFinder?.faces(inGray: gray.luma, width: gray.width, height: gray.height,
-                                                       minimumScore: minimumFaceScore) ?? []
+                let found = finders.withFinder { finder in
+                    finder.faces(inGray: gray.luma, width: gray.width, height: gray.height, minimumScore: minimumFaceScore)
+                } ?? []
                 features.faces = FacePresence(boxes: found.map(\.box))
                 // The larger picture shows lines of text the shrunk one blurs away (credits).
                 features.textLikeness = max(features.textLikeness, PictureContent.textLines(gray))
@@ -101,4 +102,25 @@ final class SampledFrameCollector: AnalysisPictureSink {
             + blocks(picture.chromaV, width: chromaWidth, height: chromaHeight, columns: 8, rows: 5)
     }
 
+}
+
+/// The face finders of one analysis, lent to its chunks one picture at a time: as many as
+/// pictures are searched at once (one per decode worker), not one per chunk, since each holds
+/// megabytes of image pyramids (one per chunk cost 30 MB on a 10-minute video).
+final class FaceFinderPool: Sendable {
+    /// A finder is used by one thread at a time: the pool hands each out to one borrower.
+    private struct Lent: @unchecked Sendable {
+        let finder: FacePresenceFinder
+    }
+
+    private let idle = Mutex<[Lent]>([])
+
+    /// Runs `body` with a finder of the pool (made when none is idle); `nil` when dlib cannot
+    /// make one.
+    func withFinder<Value>(_ body: (FacePresenceFinder) -> Value) -> Value? {
+        let lent = idle.withLock { $0.popLast() } ?? FacePresenceFinder().map(Lent.init)
+        guard let lent else { return nil }
+        defer { idle.withLock { $0.append(lent) } }
+        return body(lent.finder)
+    }
 }
