@@ -22,7 +22,13 @@ final class Frame {
         return raw == reel_nopts_value() ? nil : raw
     }
 
-    /// The raw presentation timestamp, as filters and encoders read it.
+    /// Gives an untimed frame its presentation time (and best-effort time).
+    func stamp(_ pts: Int64) {
+        pointer.pointee.pts = pts
+        pointer.pointee.best_effort_timestamp = pts
+    }
+
+        /// The raw presentation timestamp, as filters and encoders read it.
     var pts: Int64 {
         get { pointer.pointee.pts }
         set { pointer.pointee.pts = newValue }

@@ -28,12 +28,16 @@ extension Decoder {
     /// file's start.
     func frameOnScreen(at seconds: Double, in input: InputFile, fileStart: Double) throws(MediaFailure) -> (Frame, MediaTime) {
         var backoff = 0.0
+        // Every frame is decoded here, so frames without timestamps can be counted.
+        timesUntimedFrames = true
         while true {
-            let seekPoint = max(seconds - backoff, fileStart)
+            var seekPoint = max(seconds - backoff, fileStart)
             if seekPoint <= fileStart {
                 try input.rewind()
-            } else {
-                try input.seek(toSeconds: seekPoint)
+            } else if (try? input.seek(toSeconds: seekPoint)) == nil {
+                // Raw elementary streams cannot seek by time: from the start, then.
+                try input.rewind()
+                seekPoint = fileStart
             }
             flushBuffers()
             var best: (Frame, MediaTime)?

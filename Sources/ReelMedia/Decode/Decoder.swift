@@ -22,6 +22,9 @@ final class Decoder {
         context = try CodecContext(codec: codec)
         self.streamIndex = streamIndex
         timeBase = stream.pointee.time_base
+        let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        ticksPerFrame = rate.num > 0 && rate.den > 0
+            ? max(av_rescale_q(1, av_make_q(rate.den, rate.num), stream.pointee.time_base), 1) : 1
         let codecContext = context.pointer
         try check(avcodec_parameters_to_context(codecContext, parameters), .decode, "avcodec_parameters_to_context")
         codecContext.pointee.pkt_timebase = stream.pointee.time_base
@@ -44,7 +47,14 @@ final class Decoder {
     /// Which frames the decoder may skip (e.g. non-reference frames in a coarse pass).
     func setSkipFrames(_ discard: AVDiscard) { codecContext.pointee.skip_frame = discard }
 
-    /// Packets the decoder rejected as corrupt; each is skipped and decoding goes on.
+    /// Whether frames without any timestamp (raw elementary streams such as .h264) get one: the
+    /// previous frame's plus one frame at the stream's rate, counting from 0 after a flush, as
+    /// ffmpeg does. Only right when every frame is decoded (nothing skipped).
+    var timesUntimedFrames = false
+    private let ticksPerFrame: Int64
+    private var lastStamp: Int64?
+
+        /// Packets the decoder rejected as corrupt; each is skipped and decoding goes on.
     private(set) var corruptPackets = 0
     /// Decoded frames the decoder flagged as damaged (concealed errors, missing references).
     private(set) var damagedFrames = 0
@@ -81,11 +91,23 @@ final class Decoder {
         while try codecStep(avcodec_receive_frame(codecContext, frame.pointer), .decode, "avcodec_receive_frame") == .produced {
             defer { frame.unreference() }
             if frame.isDamaged { damagedFrames += 1 }
+            if timesUntimedFrames {
+                if let stamp = frame.presentationTimestamp {
+                    lastStamp = stamp
+                } else {
+                    let stamp = lastStamp.map { $0 + ticksPerFrame } ?? 0
+                    frame.stamp(stamp)
+                    lastStamp = stamp
+                }
+            }
             guard try body(frame) else { return false }
         }
         return true
     }
 
     /// Drops buffered frames after a seek.
-    func flushBuffers() { avcodec_flush_buffers(codecContext) }
+    func flushBuffers() {
+        avcodec_flush_buffers(codecContext)
+        lastStamp = nil
+    }
 }

@@ -46,6 +46,7 @@ final class VideoStage {
         self.plan = plan
         self.sink = sink
         decoder = try Decoder(input: input, streamIndex: plan.videoStreamIndex)
+        decoder.timesUntimedFrames = true
         timeBase = decoder.timeBase
         if let rate = plan.targetFrameRate {
             selector = plan.reducer.makeSelector(targetFrameRate: rate)
