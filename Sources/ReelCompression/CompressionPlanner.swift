@@ -124,6 +124,27 @@ struct CompressionPlanner {
             needsSeek: start > .zero, endsEarly: config.trimEndTime != nil && clampedEnd < duration)
     }
 
+    /// The output's frame rate as the plan will choose it (the source's, or the `fps` limit).
+    private var outputFrameRate: Double {
+        guard let picture = source.primaryVideo?.video else { return 30 }
+        let sourceRate = picture.frameRate > 0 ? picture.frameRate : 30
+        let target = Double(config.fps)
+        return max(sourceRate, picture.baseFrameRate) > target * 1.001 ? min(target, sourceRate) : sourceRate
+    }
+
+    /// One output frame.
+    private var frameDuration: MediaTime { MediaTime(seconds: 1 / outputFrameRate, timescale: 1_000_000) }
+
+    /// `time` (on the API's timeline) moved to the nearest boundary of the output's frames,
+    /// counted from the video's first frame.
+    private func onFrameGrid(_ time: MediaTime) -> MediaTime {
+        let videoStart = source.primaryVideoStreamIndex.flatMap { source.layout?.stream($0)?.startSeconds }
+            .map { max($0 - source.startTime, 0) } ?? 0
+        let rate = outputFrameRate
+        let frames = ((time.seconds - videoStart) * rate).rounded()
+        return MediaTime(seconds: max(videoStart + frames / rate, 0), timescale: 1_000_000)
+    }
+
     /// Validated ranges of a list: inside the source, non-empty, not overlapping.
     private func listedRanges(_ ranges: [TimeRange]) throws(ReelError) -> [ClosedSourceRange] {
         guard !ranges.isEmpty else { throw .invalidRanges("the list of ranges is empty") }
@@ -146,8 +167,15 @@ struct CompressionPlanner {
                 throw .invalidRanges("\(name) overlaps range \(otherIndex + 1) (\(text(other)))")
             }
             let end = source.duration > 0 && range.end > duration ? duration : range.end
+            // Edges on the frame grid: each range lasts whole frames, so the joined output
+            // keeps a constant rate with no holes or short frames at the joins.
+            var start = onFrameGrid(range.start)
+            // Two ranges less than a frame apart must not overlap once on the grid.
+            for other in result where other.start - origin <= start && start < other.end - origin { start = other.end - origin }
+            var gridEnd = end < duration ? onFrameGrid(end) : end
+            if gridEnd <= start { gridEnd = min(start + frameDuration, duration > .zero ? duration : start + frameDuration) }
             result.append(ClosedSourceRange(
-                start: origin + range.start, end: origin + end,
+                start: origin + start, end: origin + gridEnd,
                 needsSeek: range.start > .zero || index > 0, endsEarly: end < duration))
         }
         return result
