@@ -22,7 +22,7 @@ ALL=(
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
-  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4
+  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
@@ -283,6 +283,14 @@ mk_onekey_ts() {
 mk_recovery_points_mp4() {
   "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=12" "${X264[@]}" -x264-params intra-refresh=1:keyint=50 \
     "${BITEXACT[@]}" "$1"
+}
+
+# A phone-style recording's tags: title, creation time, location (©xyz), a French audio track,
+# camera handler names. 320x180, 30 fps, 2 s, AAC.
+mk_tagged_mp4() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=30:d=2" -f lavfi -i "$(mono_tone 2)" "${X264[@]}" "${AAC[@]}" \
+    -metadata title=Holiday -metadata creation_time=2024-05-01T10:00:00Z -metadata location=+48.8584+002.2945/ \
+    -metadata:s:a:0 language=fra -metadata:s:v:0 handler_name=CameraVideo -metadata:s:a:0 handler_name=CameraSound "$1"
 }
 
 # WebM (VP9 + Opus) whose audio starts before its video (Opus pre-skip): container start

@@ -44,6 +44,10 @@ public struct CompressionConfig: Sendable, Equatable {
     /// ranges; 0 cuts with short audio fades. A join is cut plainly when the range before it
     /// is shorter than twice the crossfade. Each crossfade shortens the output by its length.
     public var crossfadeDuration: Double = 0
+    /// Whether the output keeps the source's tags: creation time, title, location and the like
+    /// in the container, language, title and handler name on the video and audio tracks.
+    /// `false` writes none of them (`reel compress --strip-metadata`), for privacy.
+    public var keepsMetadata = true
     /// x264/x265 speed preset.
     public var encoderSpeed: EncoderSpeed = .medium
     /// Lossless cut: copy the video and audio packets unchanged instead of re-encoding, with

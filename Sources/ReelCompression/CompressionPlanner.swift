@@ -68,7 +68,7 @@ struct CompressionPlanner {
             hdr: codec == .hevc ? picture.hdr : nil,
             carryFrameHDR: codec == .hevc && picture.color.isHDR,
             audio: audio, fastStart: true, crossfade: config.crossfadeDuration, reducer: reducer,
-            targetFrameRate: reduces ? target : nil)
+            targetFrameRate: reduces ? target : nil, keepsMetadata: config.keepsMetadata)
         let summary = EncodingSummary(
             constantRateFactor: rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
             keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter)

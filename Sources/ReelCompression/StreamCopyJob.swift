@@ -26,7 +26,7 @@ struct StreamCopyJob {
         let plan = StreamCopyPlan(
             source: info, outputPath: location.temporaryURL.path, formatName: config.fileType.rawValue,
             videoStreamIndex: video.index, audioStreamIndex: keepsAudio ? info.primaryAudioStreamIndex : nil,
-            ranges: snapped)
+            ranges: snapped, keepsMetadata: config.keepsMetadata)
         let copyProgress = progress.phase(from: 0.02, to: 0.97)
         let packets = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
             try StreamCopier(plan: plan, shouldCancel: { flag.isRaised }, progress: copyProgress).run()

@@ -107,6 +107,7 @@ enum CompressHelp {
         .value("audio-channels", valueName: "N", help: "Audio channels.",
                allowedValues: ["1", "2"]),
         .flag("no-audio", help: "Leave the audio out."),
+        .flag("strip-metadata", help: "Leave out the source's tags (creation time, title, location, track languages)."),
     ]
 
     /// Batch, progress and result options.

@@ -160,6 +160,7 @@ struct ConfigOverrides {
 
     /// Audio codec, rate, channels, or no audio at all.
     private func applyAudio(to config: inout CompressionConfig) throws(ArgumentError) {
+        if arguments.flag("strip-metadata") { config.keepsMetadata = false }
         if arguments.flag("no-audio") {
             let audioOptions = ["audio-codec", "audio-bitrate", "audio-rate", "audio-channels"]
             if let given = audioOptions.first(where: { arguments.value($0) != nil }) {

@@ -68,6 +68,25 @@ final class OutputFile {
         return Int(stream.pointee.index)
     }
 
+    /// Container tags of `input` that describe the recording (creation time, title, location,
+    /// artist...), not the technical ones the muxer writes itself (brands, encoder).
+    func copyMetadata(from input: InputFile) {
+        av_dict_copy(&context.pointee.metadata, input.context.pointee.metadata, 0)
+        for key in ["major_brand", "minor_version", "compatible_brands", "encoder"] {
+            av_dict_set(&context.pointee.metadata, key, nil, 0)
+        }
+    }
+
+    /// A source stream's language, title and handler name, onto output stream `index`.
+    func copyStreamMetadata(from source: UnsafeMutablePointer<AVStream>, to index: Int) {
+        guard let stream = stream(index) else { return }
+        for key in ["language", "title", "handler_name"] {
+            if let entry = av_dict_get(source.pointee.metadata, key, nil, 0) {
+                av_dict_set(&stream.pointee.metadata, key, entry.pointee.value, 0)
+            }
+        }
+    }
+
     /// Writes a display matrix so players rotate the picture `clockwiseDegrees` on display.
     func setRotation(_ clockwiseDegrees: Int, streamIndex: Int) {
         guard clockwiseDegrees % 360 != 0, let stream = stream(streamIndex),

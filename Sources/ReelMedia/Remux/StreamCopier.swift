@@ -12,6 +12,8 @@ package struct StreamCopyPlan: Sendable {
     var audioStreamIndex: Int?
     /// Source ranges, already snapped to keyframes, in output order.
     var ranges: [TimeRange]
+    /// Whether the source's container and stream tags go into the output.
+    var keepsMetadata: Bool
 
     /// Creates the value from every field.
     package init(
@@ -20,8 +22,10 @@ package struct StreamCopyPlan: Sendable {
         formatName: String,
         videoStreamIndex: Int,
         audioStreamIndex: Int?,
-        ranges: [TimeRange]
+        ranges: [TimeRange],
+        keepsMetadata: Bool = true
     ) {
+        self.keepsMetadata = keepsMetadata
         self.source = source
         self.outputPath = outputPath
         self.formatName = formatName
@@ -79,7 +83,9 @@ package struct StreamCopier {
         for index in sources {
             guard let stream = input.stream(index) else { continue }
             outputIndex[index] = try output.addStream(copying: stream, parameters: reader.parameters(ofStream: index))
+            if plan.keepsMetadata, let added = outputIndex[index] { output.copyStreamMetadata(from: stream, to: added) }
         }
+        if plan.keepsMetadata { output.copyMetadata(from: input) }
         try output.writeHeader(fastStart: true)
         let total = max(plan.ranges.map(\.duration.seconds).reduce(0, +), 0.001)
         var offset = 0.0

@@ -11,9 +11,12 @@ final class MuxingSink {
     private(set) var videoStreamIndex: Int?
     private(set) var audioStreamIndex: Int?
     private(set) var isReady = false
+    /// The source whose tags the output takes (`nil`: none).
+    private let metadataSource: InputFile?
 
-    init(plan: TranscodePlan) throws(MediaFailure) {
+    init(plan: TranscodePlan, metadataSource: InputFile?) throws(MediaFailure) {
         self.plan = plan
+        self.metadataSource = metadataSource
         output = try OutputFile(path: plan.outputPath, formatName: plan.formatName)
         if let audio = plan.audio {
             audioEncoder = try Encoder(
@@ -31,6 +34,13 @@ final class MuxingSink {
         output.setRotation(plan.outputRotation, streamIndex: video)
         if let hdr { output.setHDRMetadata(hdr, streamIndex: video) }
         if let audioEncoder { audioStreamIndex = try output.addStream(for: audioEncoder) }
+        if let source = metadataSource {
+            output.copyMetadata(from: source)
+            if let stream = source.stream(plan.videoStreamIndex) { output.copyStreamMetadata(from: stream, to: video) }
+            if let audio = audioStreamIndex, let index = plan.audioStreamIndex, let stream = source.stream(index) {
+                output.copyStreamMetadata(from: stream, to: audio)
+            }
+        }
         try output.writeHeader(fastStart: plan.fastStart)
         isReady = true
     }

@@ -37,6 +37,9 @@ package struct TranscodePlan: Sendable {
     var reducer: any VideoFrameReducer
     /// Target frame rate for frame reduction; `nil` keeps every frame.
     var targetFrameRate: Double?
+    /// Whether the source's container and stream tags (creation time, title, location,
+    /// languages, handler names) go into the output.
+    var keepsMetadata: Bool
 
     /// Creates the value from every field.
     package init(
@@ -55,8 +58,10 @@ package struct TranscodePlan: Sendable {
         fastStart: Bool,
         crossfade: Double = 0,
         reducer: any VideoFrameReducer,
-        targetFrameRate: Double?
+        targetFrameRate: Double?,
+        keepsMetadata: Bool = true
     ) {
+        self.keepsMetadata = keepsMetadata
         self.source = source
         self.outputPath = outputPath
         self.formatName = formatName

@@ -25,7 +25,7 @@ package struct Transcoder {
     package func run() throws(MediaFailure) -> TranscodeStatistics {
         let input = try InputFile.reopen(
             plan.source, keeping: Set([plan.videoStreamIndex] + (plan.audio == nil ? [] : plan.audioStreamIndex.map { [$0] } ?? [])))
-        let sink = try MuxingSink(plan: plan)
+        let sink = try MuxingSink(plan: plan, metadataSource: plan.keepsMetadata ? input : nil)
         let video = try VideoStage(input: input, plan: plan, sink: sink)
         let audio = try plan.audio.flatMap { settings throws(MediaFailure) -> AudioStage? in
             guard let index = plan.audioStreamIndex else { return nil }
