@@ -22,7 +22,7 @@ ALL=(
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
-  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4
+  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
@@ -291,6 +291,13 @@ mk_tagged_mp4() {
   "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=30:d=2" -f lavfi -i "$(mono_tone 2)" "${X264[@]}" "${AAC[@]}" \
     -metadata title=Holiday -metadata creation_time=2024-05-01T10:00:00Z -metadata location=+48.8584+002.2945/ \
     -metadata:s:a:0 language=fra -metadata:s:v:0 handler_name=CameraVideo -metadata:s:a:0 handler_name=CameraSound "$1"
+}
+
+# An MP4 whose clock starts at 10^6 s (an edit list), whose container duration counts from 0:
+# 1,000,006 s by the header, 6 s of media. 320x180, 25 fps, AAC.
+mk_offset_mp4() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=6" -f lavfi -i "$(mono_tone 6)" "${X264[@]}" "${AAC[@]}" \
+    -output_ts_offset 1000000 "$1"
 }
 
 # WebM (VP9 + Opus) whose audio starts before its video (Opus pre-skip): container start

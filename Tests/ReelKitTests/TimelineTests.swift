@@ -64,4 +64,20 @@ import Testing
         #expect(!result.analytics.keptRanges.isEmpty)
         #expect(result.analytics.keptRanges.allSatisfy { $0.end.seconds <= 3.009 }, "\(result.analytics.keptRanges)")
     }
+
+    /// offset.mp4 starts at 10^6 s and its header counts its duration from 0 (1,000,006 s):
+    /// probe, analysis and ranges all see the 6 s of media.
+    @Test func aFileStartingAtAMillionSecondsLastsSixSeconds() async throws {
+        let url = try Fixtures.clip("offset.mp4")
+        let info = try MediaInfo.probe(url)
+        #expect(abs(info.duration - 6.02) < 0.05, "\(info.duration)")
+        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: url))
+        #expect(abs((analysis.segments.last?.timeRange.end.seconds ?? 0) - 6.02) < 0.05)
+        let (result, output, _) = try await Harness.compress("offset.mp4") {
+            $0.trim = .ranges([TimeRange(start: MediaTime(value: 2, timescale: 1), end: MediaTime(value: 4, timescale: 1))])
+        }
+        #expect(abs(output.duration - 2) < 0.05, "\(output.duration)")
+        #expect(result.analytics.keptRanges.first.map { $0.start.seconds >= 1.9 && $0.end.seconds <= 4.1 } == true)
+    }
 }
+

@@ -15,7 +15,19 @@ enum MediaProbe {
         var streams = (0..<input.streamCount).compactMap { index in
             describeStream(index, of: input, primaryVideo: primaryVideo, primaryAudio: primaryAudio)
         }
-        // A raw elementary stream (.h264, .hevc) states no duration and carries no timestamps:
+        // Some MP4s (an edit list that starts late) state a duration counted from 0, not from
+        // their start: a file starting at 10^6 s with 6 s of media would last 1,000,006 s.
+        // The API's timeline counts from the first frame, so the length is what the streams hold.
+        let start = input.startSeconds
+        let streamsEnd = streams.compactMap { info -> Double? in
+            guard let length = info.duration, let stream = input.stream(info.index) else { return nil }
+            let first = stream.pointee.start_time
+            return (first == reel_nopts_value() ? 0 : Double(first) * av_q2d(stream.pointee.time_base)) + length
+        }.max()
+        if start > 1, duration > 0, let streamsEnd, abs(duration - streamsEnd) < 1, streamsEnd - start > 0 {
+            duration = streamsEnd - start
+        }
+                // A raw elementary stream (.h264, .hevc) states no duration and carries no timestamps:
         // its frames are counted and timed at the frame rate, as ffmpeg does.
         if duration <= 0, let video = primaryVideo, let position = streams.firstIndex(where: { $0.index == video }),
            let rate = streams[position].video?.frameRate, rate > 0, input.stream(video)?.pointee.duration ?? 0 <= 0 {
