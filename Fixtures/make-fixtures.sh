@@ -22,7 +22,7 @@ ALL=(
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
-  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4
+  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
@@ -298,6 +298,18 @@ mk_tagged_mp4() {
 mk_offset_mp4() {
   "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=6" -f lavfi -i "$(mono_tone 6)" "${X264[@]}" "${AAC[@]}" \
     -output_ts_offset 1000000 "$1"
+}
+
+# Two 3 s MPEG-TS recordings joined byte for byte, the second's clock 500 s later: a timestamp
+# jump (an HLS-style discontinuity). 320x180, 25 fps, AAC.
+mk_discontinuous_ts() {
+  local first="$OUTDIR/.tmp.$$.first.ts" second="$OUTDIR/.tmp.$$.second.ts"
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=3" -f lavfi -i "$(mono_tone 3)" "${X264[@]}" "${AAC[@]}" \
+    "${BITEXACT[@]}" -f mpegts "$first"
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=3" -f lavfi -i "$(mono_tone 3)" "${X264[@]}" "${AAC[@]}" \
+    "${BITEXACT[@]}" -output_ts_offset 500 -f mpegts "$second"
+  cat "$first" "$second" > "$1"
+  rm -f "$first" "$second"
 }
 
 # WebM (VP9 + Opus) whose audio starts before its video (Opus pre-skip): container start

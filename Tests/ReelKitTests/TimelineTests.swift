@@ -79,5 +79,16 @@ import Testing
         #expect(abs(output.duration - 2) < 0.05, "\(output.duration)")
         #expect(result.analytics.keptRanges.first.map { $0.start.seconds >= 1.9 && $0.end.seconds <= 4.1 } == true)
     }
+
+    /// discontinuous.ts jumps 500 s forward halfway: read on one continuous clock, as ffmpeg
+    /// does, it lasts 6 s and compresses to 6 s with all 150 frames (it gave 503 s, a 497 s hole).
+    @Test func aTransportStreamWithATimestampJumpIsOneContinuousClip() async throws {
+        let info = try MediaInfo.probe(try Fixtures.clip("discontinuous.ts"))
+        #expect(abs(info.duration - 6.04) < 0.1, "\(info.duration)")
+        let (result, output, _) = try await Harness.compress("discontinuous.ts")
+        #expect(abs(output.duration - 6.04) < 0.1, "\(output.duration)")
+        #expect(result.analytics.compressedFrameCount == 150)
+        #expect(abs((output.primaryAudio?.duration ?? 0) - 6) < 0.15)
+    }
 }
 

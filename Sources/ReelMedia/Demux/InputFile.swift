@@ -51,16 +51,28 @@ final class InputFile {
     /// FFmpeg's choice of video stream, if the file has one.
     var bestVideoStream: Int? { bestStream(AVMEDIA_TYPE_VIDEO) }
 
-    /// Reads the next packet into `packet`; `false` at the end of the file.
+    /// Reads the next packet into `packet`; `false` at the end of the file. Formats whose
+    /// timestamps may jump (MPEG-TS) are read on one continuous clock.
     func read(into packet: Packet) throws(MediaFailure) -> Bool {
         let result = av_read_frame(context, packet.pointer)
         if result == reel_averror_eof() { return false }
         try check(result, .demux, "av_read_frame")
+        if allowsDiscontinuities, let stream = stream(packet.streamIndex) {
+            discontinuity.correct(packet.pointer, timeBase: stream.pointee.time_base)
+        }
         return true
     }
 
+    /// Whether the format allows timestamp jumps (`AVFMT_TS_DISCONT`).
+    var allowsDiscontinuities: Bool {
+        (context.pointee.iformat?.pointee.flags ?? 0) & AVFMT_TS_DISCONT != 0
+    }
+
+    private var discontinuity = TimestampDiscontinuity()
+
     /// Seeks so the next packets start at or before `seconds` (a keyframe at or before it).
     func seek(toSeconds seconds: Double) throws(MediaFailure) {
+        discontinuity.reset()
         let target = Int64(seconds * Double(AV_TIME_BASE))
         try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), .demux, "avformat_seek_file")
     }
@@ -69,12 +81,14 @@ final class InputFile {
     /// whose only keyframe comes after its container start cannot be reached by time), else by
     /// time to the file's start.
     func rewind() throws(MediaFailure) {
+        discontinuity.reset()
         if avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE) >= 0 { return }
         try seek(toSeconds: startSeconds)
     }
 
     /// Seeks stream `index` to the last keyframe at or before `timestamp` (in the stream's time base).
     func seek(stream index: Int, toTimestamp timestamp: Int64) throws(MediaFailure) {
+        discontinuity.reset()
         try check(avformat_seek_file(context, Int32(index), Int64.min, timestamp, timestamp, 0), .demux, "avformat_seek_file")
     }
 

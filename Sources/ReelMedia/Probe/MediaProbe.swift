@@ -41,11 +41,16 @@ enum MediaProbe {
         let containerName = input.context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
         let needsMeasuring = streams.contains { ($0.bitRate ?? 0) <= 0 && $0.kind != .attachment && $0.role != .coverArt }
         // A still image has nothing to measure, and its demuxer cannot seek back.
-        if needsMeasuring && measuringBitRates && !MediaInfo.isStillImageContainer(containerName) {
+        // Formats whose timestamps may jump (MPEG-TS) state a duration that spans the jumps: the
+        // packet pass reads them on one continuous clock (see `InputFile.read`) and gives the
+        // real length.
+        let discontinuous = input.allowsDiscontinuities
+        if (needsMeasuring && measuringBitRates || discontinuous) && !MediaInfo.isStillImageContainer(containerName) {
             let measured = try measureBitRates(input)
             for position in streams.indices where (streams[position].bitRate ?? 0) <= 0 {
-                if let rate = measured[streams[position].index] { streams[position].bitRate = rate }
+                if let rate = measured.rates[streams[position].index] { streams[position].bitRate = rate }
             }
+            if discontinuous, let span = measured.span, span > 0, abs(span - duration) > 1 { duration = span }
         }
         let overall = duration > 0 ? Int64(Double(fileSize) * 8 / duration) : Int64(input.context.pointee.bit_rate)
         return MediaInfo(
@@ -152,7 +157,8 @@ enum MediaProbe {
     }
 
     /// Sums packet sizes per stream over one pass of the file (no decoding).
-    private static func measureBitRates(_ input: InputFile) throws(MediaFailure) -> [Int: Int64] {
+    /// Also returns the span from the first packet's time to the last one's end, in seconds.
+    private static func measureBitRates(_ input: InputFile) throws(MediaFailure) -> (rates: [Int: Int64], span: Double?) {
         let packet = try Packet()
         var bytes: [Int: Int64] = [:]
         var first: [Int: Int64] = [:]
@@ -179,7 +185,10 @@ enum MediaProbe {
             }
             if seconds > 0 { rates[index] = Int64(Double(total) * 8 / seconds) }
         }
-        return rates
+        let starts = first.compactMap { index, pts in input.stream(index).map { Double(pts) * av_q2d($0.pointee.time_base) } }
+        let ends = last.compactMap { index, pts in input.stream(index).map { Double(pts) * av_q2d($0.pointee.time_base) } }
+        let span = starts.min().flatMap { start in ends.max().map { $0 - start } }
+        return (rates, span)
     }
 
     private static func codecName(_ parameters: AVCodecParameters) -> String {
