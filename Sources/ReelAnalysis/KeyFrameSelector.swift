@@ -65,8 +65,11 @@ enum KeyFrameSelector {
             while segmentIndex < segments.count - 1 && segments[segmentIndex].timeRange.end <= frame.time { segmentIndex += 1 }
             let level = segments.isEmpty ? 4.5 : Double(segments[segmentIndex].level)
             let recurring = groupOf[index].map { Double(sizes[$0]) / largest } ?? 0
+            // Something alive in the picture: a little change left once the camera's movement is
+            // undone. An empty landscape just before its character enters has none.
+            let alive = min(frame.subjectMotion / 0.008, 1)
             let score = quality(frame, typicalSharpness: typicalSharpness) * (0.35 + 0.65 * subject(frame))
-                * (0.7 + 0.3 * level / 9) * (0.85 + 0.15 * recurring)
+                * (0.7 + 0.3 * level / 9) * (0.85 + 0.15 * recurring) * (0.7 + 0.3 * alive)
             scored.append((index, score))
         }
         return scored
