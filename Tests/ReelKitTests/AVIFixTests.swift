@@ -56,6 +56,21 @@ import Testing
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
     }
 
+    /// Re-encoding keeps every picture, the last included (Megamind.avi lost its last frame,
+    /// 270 -> 269, to the decoder's delay).
+    @Test(arguments: ["packed_bframes.avi", "mpeg4_bframes.avi"])
+    func reencodingKeepsTheLastPicture(clip: String) async throws {
+        func decodedFrames(_ url: URL) throws -> Int {
+            let json = try Fixtures.ffprobe(url, ["-select_streams", "v:0", "-show_entries", "frame=key_frame"])
+            return (json["frames"] as? [[String: Any]] ?? []).count
+        }
+        let source = try decodedFrames(try Fixtures.clip(clip))
+        let (result, _, _) = try await Harness.compress(clip)
+        #expect(source > 0)
+        #expect(try decodedFrames(result.url) == source)
+        #expect(result.analytics.compressedFrameCount == source)
+    }
+
     @Test func copiesUnpackedBFramesWithTheirDisplayTimes() async throws {
         let source = try Fixtures.clip("mpeg4_bframes.avi")
         let (result, output, _) = try await Harness.compress("mpeg4_bframes.avi") { $0.streamCopy = true }
