@@ -22,7 +22,7 @@ ALL=(
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
-  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts
+  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts damaged_keyframe.mp4
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
@@ -310,6 +310,18 @@ mk_discontinuous_ts() {
     "${BITEXACT[@]}" -output_ts_offset 500 -f mpegts "$second"
   cat "$first" "$second" > "$1"
   rm -f "$first" "$second"
+}
+
+# One keyframe (the first frame), 200 bytes of noise in its middle: the only picture a decode
+# from the file's start can begin with is damaged. 320x180, 25 fps, 2 s, no audio.
+mk_damaged_keyframe_mp4() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=2" "${X264[@]}" -g 1000 -x264-params scenecut=0 "${BITEXACT[@]}" "$1"
+  local fields pos size
+  fields=$(ffprobe -v error -select_streams v:0 -show_entries packet=pos,size -read_intervals "%+#1" -of csv=p=0 "$1" | head -1)
+  size=${fields%%,*}
+  pos=${fields##*,}
+  "${FF[@]}" -f lavfi -i "anoisesrc=seed=7:r=200:d=1" -c:a pcm_u8 -f u8 - \
+    | dd of="$1" bs=1 seek=$((pos + size / 2)) conv=notrunc status=none
 }
 
 # WebM (VP9 + Opus) whose audio starts before its video (Opus pre-skip): container start

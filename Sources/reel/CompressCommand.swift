@@ -85,6 +85,11 @@ struct CompressCommand: Sendable {
     private func report(_ outcomes: [FileOutcome], options: CompressOptions, elapsed: Double) {
         if !options.quiet {
             for outcome in outcomes where outcome.status == .compressed {
+                guard let result = outcome.analytics, result.damagedFrames > 0 || result.corruptPacketsSkipped > 0 else { continue }
+                Console.printErr("reel: warning: \(outcome.file.input.display) is damaged: \(result.corruptPacketsSkipped) corrupt "
+                    + "packets skipped, \(result.damagedFrames) damaged pictures concealed in \(outcome.file.outputDisplay)\n")
+            }
+            for outcome in outcomes where outcome.status == .compressed {
                 guard let result = outcome.analytics, result.compressedFileSize > result.originalFileSize,
                       result.originalFileSize > 0 else { continue }
                 let factor = Double(result.compressedFileSize) / Double(result.originalFileSize)

@@ -98,10 +98,15 @@ struct ThumbnailCommand {
                 ("times", .array(result.times.map { JSONValue($0.seconds) })),
                 ("width", JSONValue(result.width)),
                 ("height", JSONValue(result.height)),
+                ("damagedPictures", JSONValue(result.damagedPictures)),
             ]).rendered())
         } else {
             let times = result.times.map { Formatting.seconds($0.seconds) }.joined(separator: ", ")
             Console.printOut("\(input.display) -> \(shown) (\(result.width)x\(result.height), at \(times))")
+        }
+        if result.damagedPictures > 0 {
+            Console.printErr("reel: warning: \(shown): \(result.damagedPictures) of its pictures are damaged in "
+                + "\(input.display) itself (the decoder could only conceal them, even from the file's start)\n")
         }
         return ExitStatus.success
     }

@@ -94,4 +94,18 @@ import Testing
         }
         #expect(Fixtures.contents(of: directory).isEmpty)
     }
+
+    /// damaged_keyframe.mp4's only keyframe is damaged: no earlier keyframe can help, so the
+    /// thumbnail says the picture is damaged instead of shipping it silently.
+    @Test func aPictureDamagedAtItsSourceIsReported() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        let thumbnailer = Thumbnailer(analyzer: VideoAnalyzer())
+        let source = try Fixtures.clip("damaged_keyframe.mp4")
+        let damaged = try await thumbnailer.thumbnail(of: source, at: .zero, to: directory.appendingPathComponent("at0.jpg"))
+        #expect(damaged.damagedPictures == 1)
+        let clean = try await Thumbnailer(analyzer: VideoAnalyzer()).thumbnail(
+            of: try Fixtures.clip("story.mp4"), at: MediaTime(value: 5, timescale: 1), to: directory.appendingPathComponent("clean.jpg"))
+        #expect(clean.damagedPictures == 0)
+    }
 }
+

@@ -15,6 +15,9 @@ public struct ThumbnailResult: Sendable, Equatable {
     public var width: Int
     /// Image height in pixels.
     public var height: Int
+    /// Pictures in the image the decoder could only conceal: damaged in the source even when
+    /// decoded from its start (0 for a clean image).
+    public var damagedPictures = 0
 }
 
 /// Which frames a contact sheet shows.
@@ -112,7 +115,7 @@ public final class Thumbnailer: Sendable {
             source: info, outputPath: location.temporaryURL.path, times: times, columns: columns, width: width,
             rotation: info.primaryVideo?.video?.rotation ?? 0, encoderName: encoder)
         let flag = CancellationFlag()
-        let written: (times: [MediaTime], width: Int, height: Int)
+        let written: (times: [MediaTime], width: Int, height: Int, damaged: Int)
         do throws(ReelError) {
             written = try await BlockingWork.run(flag: flag) { () throws(ReelError) in
                 try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in try StillImageWriter.write(plan) }
@@ -124,7 +127,9 @@ public final class Thumbnailer: Sendable {
         }
         // Reported on the API's timeline: zero is the file's start.
         let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)
-        return ThumbnailResult(url: output, times: written.times.map { $0 - origin }, width: written.width, height: written.height)
+        var result = ThumbnailResult(url: output, times: written.times.map { $0 - origin }, width: written.width, height: written.height)
+        result.damagedPictures = written.damaged
+        return result
     }
 }
 

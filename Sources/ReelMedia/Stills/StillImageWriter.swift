@@ -40,16 +40,21 @@ package struct StillImagePlan: Sendable {
 /// Decodes frames at given times and writes them as one JPEG or PNG (a contact sheet when
 /// several), rotated upright and scaled by libavfilter.
 package enum StillImageWriter {
-    /// Writes the image; returns the exact times of the frames used and the image size.
-    package static func write(_ plan: StillImagePlan) throws(MediaFailure) -> (times: [MediaTime], width: Int, height: Int) {
+    /// Writes the image; returns the exact times of the frames used, the image size, and how
+    /// many of its pictures the decoder could only conceal (damaged even when decoded from the
+    /// file's start).
+    package static func write(_ plan: StillImagePlan) throws(MediaFailure) -> (times: [MediaTime], width: Int, height: Int, damaged: Int) {
         guard let index = plan.source.primaryVideoStreamIndex else { throw .noVideoStream }
         let input = try InputFile.reopen(plan.source, keeping: [index])
-        let decoder = try Decoder(input: input, streamIndex: index)
+        // One thread: a still decodes a few frames from a keyframe, where frame threads only add
+        // latency, and FFmpeg flags concealed pictures reliably only without them.
+        let decoder = try Decoder(input: input, streamIndex: index, threads: 1)
         var frames: [(Frame, MediaTime)] = []
         for time in plan.times {
             frames.append(try frameOnScreen(at: time, input: input, decoder: decoder, streamIndex: index))
         }
         guard let first = frames.first?.0 else { throw .failed(.decode, "decode", "no frame requested") }
+        let damaged = frames.filter { $0.0.isDamaged }.count
         var chain: [String] = []
         if plan.rotation != 0 { chain.append(FilterGraph.rotationFilter(clockwise: plan.rotation)) }
         if let width = plan.width { chain.append("scale=\(width):-2:flags=bicubic") }
@@ -72,7 +77,7 @@ package enum StillImageWriter {
             throw .failed(.filter, "av_buffersink_get_frame", "the filter made no image")
         }
         try encode(image, encoderName: plan.encoderName, to: plan.outputPath)
-        return (frames.map(\.1), Int(image.width), Int(image.height))
+        return (frames.map(\.1), Int(image.width), Int(image.height), damaged)
     }
 
     /// The frame on screen at `seconds`: the last one starting at or before it (the first frame
