@@ -82,11 +82,13 @@ struct AnalysisRun {
             segment.signature = SegmentSignature.mean(of: ranges[index], frames: frames, signatures: signatures)
             return segment
         }
-        let keyFrame = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: boundaries, segments: scoredSegments)
-        // Each segment's own best picture, for contact sheets of highlights.
+        // Scored once: the best sample is the key frame, each segment's best its poster picture
+        // (for contact sheets of highlights).
+        let posterScores = KeyFrameSelector.scores(frames: frames, signatures: signatures, boundaries: boundaries, segments: scoredSegments)
+        let keyFrame = KeyFrameSelector.best(of: posterScores, in: frames)
         var segments = scoredSegments
         var segmentIndex = 0
-        for (index, score) in KeyFrameSelector.scores(frames: frames, signatures: signatures, boundaries: boundaries, segments: scoredSegments) {
+        for (index, score) in posterScores {
             let time = frames[index].time
             while segmentIndex < segments.count - 1 && segments[segmentIndex].timeRange.end <= time { segmentIndex += 1 }
             if score > segments[segmentIndex].posterScore {

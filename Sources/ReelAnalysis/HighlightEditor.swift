@@ -263,7 +263,7 @@ struct RepeatFinder {
                                           end: other.end + MediaTime(seconds: reach, timescale: 1000)))
             guard !own.isEmpty else { return false }
             var twins = 0
-            for sample in own where around.contains(where: { PictureMeasurer.difference($0, sample) < distance }) {
+            for sample in own where around.contains(where: { PictureMeasurer.difference($0.signature, sample.signature) < distance }) {
                 twins += 1
             }
             return Double(twins) >= 0.5 * Double(own.count)
@@ -271,7 +271,19 @@ struct RepeatFinder {
         return twinned(first, in: second) || twinned(second, in: first)
     }
 
-    private func inside(_ range: TimeRange) -> [[UInt8]] {
-        samples.filter { $0.time >= range.start && $0.time < range.end }.map(\.signature)
+    /// The samples in `range`. They are in time order, so the range is
+    /// found by two binary searches rather than a pass over the whole video per check (a budget
+    /// reel checks every candidate against every chosen piece).
+    private func inside(_ range: TimeRange) -> ArraySlice<SampleSignature> {
+        func firstIndex(notBefore time: MediaTime) -> Int {
+            var low = 0, high = samples.count
+            while low < high {
+                let middle = (low + high) / 2
+                if samples[middle].time < time { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let from = firstIndex(notBefore: range.start), to = max(firstIndex(notBefore: range.end), from)
+        return samples[from..<to]
     }
 }

@@ -14,8 +14,13 @@ enum KeyFrameSelector {
 
     static func select(frames: [FrameFeatures], signatures: [[UInt8]], boundaries: [ShotBoundary],
                        segments: [EngagementSegment] = []) -> MediaTime? {
+        best(of: scores(frames: frames, signatures: signatures, boundaries: boundaries, segments: segments), in: frames)
+    }
+
+    /// The time of the best-scored sample of `scored` (from `scores`), or of the brightest frame
+    /// when none qualified.
+    static func best(of scored: [(index: Int, score: Double)], in frames: [FrameFeatures]) -> MediaTime? {
         guard !frames.isEmpty else { return nil }
-        let scored = scores(frames: frames, signatures: signatures, boundaries: boundaries, segments: segments)
         guard let best = scored.max(by: { $0.score < $1.score }) else {
             // Nothing qualifies (all blank, say): the brightest frame.
             let brightest = frames.indices.max { frames[$0].brightness < frames[$1].brightness }
