@@ -85,17 +85,17 @@ struct CompressCommand: Sendable {
     private func report(_ outcomes: [FileOutcome], options: CompressOptions, elapsed: Double) {
         if !options.quiet {
             for outcome in outcomes where outcome.status == .compressed {
-                guard let result = outcome.analytics, result.damagedFrames > 0 || result.corruptPacketsSkipped > 0 else { continue }
-                Console.printErr("reel: warning: \(outcome.file.input.display) is damaged: \(result.corruptPacketsSkipped) corrupt "
-                    + "packets skipped, \(result.damagedFrames) damaged pictures concealed in \(outcome.file.outputDisplay)\n")
-            }
-            for outcome in outcomes where outcome.status == .compressed {
-                guard let result = outcome.analytics, result.compressedFileSize > result.originalFileSize,
-                      result.originalFileSize > 0 else { continue }
-                let factor = Double(result.compressedFileSize) / Double(result.originalFileSize)
-                Console.printErr("reel: warning: \(outcome.file.outputDisplay) is \(Formatting.speed(factor)) larger than "
-                    + "\(outcome.file.input.display): the source was already compressed harder than these settings; "
-                    + "keep the original, or try --preset low or a lower --quality\n")
+                guard let result = outcome.analytics else { continue }
+                if result.damagedFrames > 0 || result.corruptPacketsSkipped > 0 {
+                    Console.warning("\(outcome.file.input.display) is damaged: \(result.corruptPacketsSkipped) corrupt "
+                        + "packets skipped, \(result.damagedFrames) damaged pictures concealed in \(outcome.file.outputDisplay)")
+                }
+                if result.originalFileSize > 0, result.compressedFileSize > result.originalFileSize {
+                    let factor = Double(result.compressedFileSize) / Double(result.originalFileSize)
+                    Console.warning("\(outcome.file.outputDisplay) is \(Formatting.speed(factor)) larger than "
+                        + "\(outcome.file.input.display): the source was already compressed harder than these settings; "
+                        + "keep the original, or try --preset low or a lower --quality")
+                }
             }
         }
         if options.json {

@@ -23,6 +23,11 @@ enum Console {
         printErr("reel: \(message)\n")
     }
 
+    /// Writes the warning `reel: warning: message` to standard error.
+    static func warning(_ message: String) {
+        printErr("reel: warning: \(message)\n")
+    }
+
     /// Whether standard error is a terminal (progress bars are drawn only then).
     static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 

@@ -105,8 +105,8 @@ struct ThumbnailCommand {
             Console.printOut("\(input.display) -> \(shown) (\(result.width)x\(result.height), at \(times))")
         }
         if result.damagedPictures > 0 {
-            Console.printErr("reel: warning: \(shown): \(result.damagedPictures) of its pictures are damaged in "
-                + "\(input.display) itself (the decoder could only conceal them, even from the file's start)\n")
+            Console.warning("\(shown): \(result.damagedPictures) of its pictures are damaged in "
+                + "\(input.display) itself (the decoder could only conceal them, even from the file's start)")
         }
         return ExitStatus.success
     }
