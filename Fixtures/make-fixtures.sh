@@ -23,7 +23,7 @@ ALL=(
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts damaged_keyframe.mp4
-  packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4
+  packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -384,6 +384,37 @@ mk_truncated_media_mp4() {
   off=${hit%%:*}
   head -c $((off + 4 + 3000)) "$full" >"$1"
   rm -f "$full"
+}
+
+# Three cues, as an SRT file at $1: 0.5-1.5 s, 2-3.5 s and 4-5.5 s.
+write_cues() {
+  printf '%s\n' 1 '00:00:00,500 --> 00:00:01,500' 'First cue' '' \
+    2 '00:00:02,000 --> 00:00:03,500' 'Second cue' '' \
+    3 '00:00:04,000 --> 00:00:05,500' 'Third cue' 'on two lines' '' >"$1"
+}
+
+# A recording with two audio tracks and text subtitles: English 440 Hz mono ("Main"), French
+# 880 Hz stereo ("Commentary"), and the three cues as mov_text in English. 320x180, 30 fps, 6 s.
+mk_tracks_mp4() {
+  local cues="$OUTDIR/.tmp.$$.cues.srt"
+  write_cues "$cues"
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=30:d=6" -f lavfi -i "$(mono_tone 6)" \
+    -f lavfi -i "sine=f=880:r=48000:d=6,aformat=channel_layouts=stereo" -i "$cues" \
+    -map 0:v -map 1:a -map 2:a -map 3:s "${X264[@]}" "${AAC[@]}" -c:s mov_text \
+    -metadata:s:a:0 language=eng -metadata:s:a:0 handler_name=Main \
+    -metadata:s:a:1 language=fra -metadata:s:a:1 handler_name=Commentary \
+    -metadata:s:s:0 language=eng "${BITEXACT[@]}" "$1"
+  rm -f "$cues"
+}
+
+# Matroska with SRT (subrip) subtitles in German, as downloaded films carry them: the three
+# cues. 320x180, 25 fps, 6 s, mono AAC.
+mk_subtitles_mkv() {
+  local cues="$OUTDIR/.tmp.$$.cues.srt"
+  write_cues "$cues"
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=6" -f lavfi -i "$(mono_tone 6)" -i "$cues" \
+    -map 0:v -map 1:a -map 2:s "${X264[@]}" "${AAC[@]}" -c:s srt -metadata:s:s:0 language=ger "${BITEXACT[@]}" "$1"
+  rm -f "$cues"
 }
 
 # --- driver ----------------------------------------------------------------------------------

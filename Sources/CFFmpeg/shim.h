@@ -2,6 +2,7 @@
 #define REEL_CFFMPEG_SHIM_H
 
 #include <errno.h>
+#include <string.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavcodec/bsf.h>
@@ -41,5 +42,27 @@ static inline AVChannelLayout reel_channel_layout_stereo(void) {
 }
 
 static inline uint32_t reel_mktag(char a, char b, char c, char d) { return MKTAG(a, b, c, d); }
+
+// Encodes one subtitle event of `count` ASS dialogue lines ("ReadOrder,Layer,Style,...,Text",
+// as FFmpeg's text decoders give them) with a text encoder such as mov_text. Returns the bytes
+// written into `buffer`, or a negative error. Times travel on the packet, not in the event.
+static inline int reel_encode_ass_event(AVCodecContext *context, const char *const *lines, int count,
+                                        uint8_t *buffer, int size) {
+    enum { max_lines = 16 };
+    if (count <= 0 || count > max_lines) return AVERROR(EINVAL);
+    AVSubtitleRect rects[max_lines];
+    AVSubtitleRect *pointers[max_lines];
+    memset(rects, 0, sizeof rects);
+    for (int i = 0; i < count; i++) {
+        rects[i].type = SUBTITLE_ASS;
+        rects[i].ass = (char *)lines[i];
+        pointers[i] = &rects[i];
+    }
+    AVSubtitle subtitle;
+    memset(&subtitle, 0, sizeof subtitle);
+    subtitle.num_rects = (unsigned)count;
+    subtitle.rects = pointers;
+    return avcodec_encode_subtitle(context, buffer, size, &subtitle);
+}
 
 #endif

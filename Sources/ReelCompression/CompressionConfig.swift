@@ -66,6 +66,11 @@ public struct CompressionConfig: Sendable, Equatable {
     public var audioSampleRate = 44_100
     /// Output channels (1 or 2); nil keeps the source's, at most 2.
     public var audioChannels: Int?
+    /// Which audio tracks to keep: the primary one (default), one by number, or all of them.
+    public var audioTracks: AudioTrackSelection = .primary
+    /// Whether text subtitles (SRT, ASS, WebVTT, mov_text...) are kept, as MP4 text subtitles
+    /// (`mov_text`) on the output's timeline; picture subtitles cannot be and are dropped.
+    public var keepsSubtitles = true
 
     // MARK: Optimization
 
@@ -118,6 +123,9 @@ public struct CompressionConfig: Sendable, Equatable {
         }
         if trim != .whole && (trimStartTime != nil || trimEndTime != nil) {
             throw .invalidConfiguration("use either trimStartTime/trimEndTime or trim, not both")
+        }
+        if case .number(let number) = audioTracks, number < 1 {
+            throw .invalidConfiguration("audio track numbers count from 1, got \(number)")
         }
         if audioBitrate > 0 && !(8_000...192_000).contains(audioSampleRate) {
             throw .invalidConfiguration("audioSampleRate must be 8000...192000 Hz, got \(audioSampleRate)")

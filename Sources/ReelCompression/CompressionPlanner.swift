@@ -26,7 +26,13 @@ struct CompressionPlanner {
             throw .missingVideoTrack(source.url)
         }
         let codec = try chooseCodec()
-        let audio = try audioSettings()
+        var audio: [AudioTrackPlan] = []
+        for stream in try keptAudioStreams() {
+            if let settings = try audioSettings(for: stream) {
+                audio.append(AudioTrackPlan(streamIndex: stream.index, settings: settings))
+            }
+        }
+        let subtitles = keptSubtitleStreams.map(\.index)
 
         let rotation = picture.rotation
         let (visualWidth, visualHeight) = targetVisualSize(picture)
@@ -62,19 +68,19 @@ struct CompressionPlanner {
         let filter = filters.joined(separator: ",")
         let plan = TranscodePlan(
             source: source, outputPath: outputPath, formatName: config.fileType.rawValue,
-            videoStreamIndex: video.index, audioStreamIndex: audio == nil ? nil : source.primaryAudioStreamIndex,
+            videoStreamIndex: video.index,
             ranges: ranges, videoFilter: filter, video: settings,
             outputRotation: rotatesPixels ? 0 : rotation,
             hdr: codec == .hevc ? picture.hdr : nil,
             carryFrameHDR: codec == .hevc && picture.color.isHDR,
-            audio: audio, fastStart: true, crossfade: config.crossfadeDuration, reducer: reducer,
+            audioTracks: audio, subtitleStreamIndices: subtitles, fastStart: true, crossfade: config.crossfadeDuration, reducer: reducer,
             targetFrameRate: reduces ? target : nil, keepsMetadata: config.keepsMetadata)
         let summary = EncodingSummary(
             constantRateFactor: rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
             keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter)
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         return Decision(plan: plan, codec: codec, video: video,
-                        droppedTracks: droppedTracks(keepingAudio: audio != nil), summary: summary,
+                        droppedTracks: droppedTracks(keeping: Set(audio.map(\.streamIndex) + subtitles)), summary: summary,
                         keptRanges: ranges.map { TimeRange(start: $0.start - origin, end: $0.end - origin) })
     }
 
@@ -82,7 +88,8 @@ struct CompressionPlanner {
     /// the audio is kept, for the audio codec.
     func checkEncoders() throws(ReelError) {
         _ = try chooseCodec()
-        if config.audioBitrate > 0, source.primaryAudio?.audio != nil, config.audioCodec.availableEncoder == nil {
+        let audio = try keptAudioStreams()
+        if !audio.isEmpty, config.audioCodec.availableEncoder == nil {
             throw .codecNotSupported(config.audioCodec.rawValue)
         }
     }
@@ -181,8 +188,9 @@ struct CompressionPlanner {
         return result
     }
 
-    private func audioSettings() throws(ReelError) -> AudioEncoderSettings? {
-        guard config.audioBitrate > 0, let stream = source.primaryAudio, let sound = stream.audio else { return nil }
+    /// How the audio track `stream` is encoded.
+    private func audioSettings(for stream: StreamInfo) throws(ReelError) -> AudioEncoderSettings? {
+        guard config.audioBitrate > 0, let sound = stream.audio else { return nil }
         guard let encoder = config.audioCodec.availableEncoder else {
             throw .codecNotSupported(config.audioCodec.rawValue)
         }
@@ -244,25 +252,6 @@ struct CompressionPlanner {
     static func constantRateFactor(quality: Float, codec: VideoCodec) -> Double {
         let base = 40 - 24 * Double(min(max(quality, 0), 1))
         return (codec == .hevc ? base + 3 : base).rounded(toPlaces: 2)
-    }
-
-    func droppedTracks(keepingAudio: Bool) -> [DroppedTrack] {
-        source.streams.compactMap { stream in
-            if stream.index == source.primaryVideoStreamIndex { return nil }
-            if keepingAudio && stream.index == source.primaryAudioStreamIndex { return nil }
-            let reason: String
-            switch stream.role {
-            case .primaryAudio: reason = config.audioBitrate <= 0 ? "audio disabled (audioBitrate <= 0)" : "audio not kept"
-            case .auxiliaryVideo: reason = "auxiliary video track (e.g. depth/disparity or a second angle); only the primary video is encoded"
-            case .auxiliaryAudio: reason = "additional audio track; only the primary audio is encoded"
-            case .coverArt: reason = "cover art"
-            case .data: reason = "timed metadata or data track"
-            case .subtitle: reason = "subtitles are not carried"
-            case .primaryVideo, .other: reason = "not supported in the output"
-            }
-            return DroppedTrack(index: stream.index, role: stream.role, codecName: stream.codecName,
-                                handlerName: stream.handlerName, reason: reason)
-        }
     }
 }
 

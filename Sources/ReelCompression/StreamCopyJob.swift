@@ -22,10 +22,11 @@ struct StreamCopyJob {
         }
         let end = MediaTime(seconds: info.startTime + info.duration, timescale: 1_000_000)
         let snapped = Self.snap(requested.map { TimeRange(start: $0.start, end: $0.end) }, to: keyframes, sourceEnd: end)
-        let keepsAudio = config.audioBitrate > 0 && info.primaryAudioStreamIndex != nil
+        let audio = try planner.keptAudioStreams().map(\.index)
+        let subtitles = planner.keptSubtitleStreams.map(\.index)
         let plan = StreamCopyPlan(
             source: info, outputPath: location.temporaryURL.path, formatName: config.fileType.rawValue,
-            videoStreamIndex: video.index, audioStreamIndex: keepsAudio ? info.primaryAudioStreamIndex : nil,
+            videoStreamIndex: video.index, audioStreamIndices: audio, subtitleStreamIndices: subtitles,
             ranges: snapped, keepsMetadata: config.keepsMetadata)
         let copyProgress = progress.phase(from: 0.02, to: 0.97)
         let packets = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
@@ -40,7 +41,7 @@ struct StreamCopyJob {
         statistics.framesEncoded = packets
         func relative(_ range: TimeRange) -> TimeRange { TimeRange(start: range.start - origin, end: range.end - origin) }
         let analytics = CompressionAnalyticsBuilder(
-            source: info, output: output, video: video, droppedTracks: planner.droppedTracks(keepingAudio: keepsAudio),
+            source: info, output: output, video: video, droppedTracks: planner.droppedTracks(keeping: Set(audio + subtitles)),
             summary: nil, keptRanges: snapped.map(relative), requestedRanges: requested.map { relative(TimeRange(start: $0.start, end: $0.end)) },
             statistics: statistics, content: nil, processingTime: Date().timeIntervalSince(started)
         ).build()

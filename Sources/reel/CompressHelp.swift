@@ -107,6 +107,9 @@ enum CompressHelp {
         .value("audio-channels", valueName: "N", help: "Audio channels.",
                allowedValues: ["1", "2"]),
         .flag("no-audio", help: "Leave the audio out."),
+        .value("audio-track", valueName: "N|all",
+               help: "Keep audio track N (counted from 1, as 'reel probe' lists them) or all of them; default: the main one."),
+        .flag("no-subtitles", help: "Leave text subtitles out (they are kept as MP4 text subtitles by default)."),
         .flag("strip-metadata", help: "Leave out the source's tags (creation time, title, location, track languages)."),
     ]
 

@@ -161,8 +161,9 @@ struct ConfigOverrides {
     /// Audio codec, rate, channels, or no audio at all.
     private func applyAudio(to config: inout CompressionConfig) throws(ArgumentError) {
         if arguments.flag("strip-metadata") { config.keepsMetadata = false }
+        if arguments.flag("no-subtitles") { config.keepsSubtitles = false }
         if arguments.flag("no-audio") {
-            let audioOptions = ["audio-codec", "audio-bitrate", "audio-rate", "audio-channels"]
+            let audioOptions = ["audio-codec", "audio-bitrate", "audio-rate", "audio-channels", "audio-track"]
             if let given = audioOptions.first(where: { arguments.value($0) != nil }) {
                 throw .invalidValue(
                     option: "--" + given, value: arguments.value(given) ?? "",
@@ -182,6 +183,16 @@ struct ConfigOverrides {
         }
         if let channels = arguments.value("audio-channels").flatMap({ Int($0) }) {
             config.audioChannels = channels
+        }
+        if let track = arguments.value("audio-track") {
+            if track.lowercased() == "all" {
+                config.audioTracks = .all
+            } else if let number = Int(track), number >= 1 {
+                config.audioTracks = .number(number)
+            } else {
+                throw .invalidValue(option: "--audio-track", value: track,
+                                    reason: "give a track number counted from 1 (see 'reel probe') or 'all'")
+            }
         }
     }
 

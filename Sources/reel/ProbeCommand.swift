@@ -37,15 +37,20 @@ struct ProbeCommand {
         ]
         lines += rows.map { "  " + Formatting.padded($0.0, 11) + $0.1 }
         lines.append("")
+        let audioTracks = info.audioStreams.map(\.index)
         for stream in info.streams {
-            lines += streamLines(stream)
+            lines += streamLines(stream, audioTrack: audioTracks.firstIndex(of: stream.index).map { $0 + 1 })
         }
         return lines.joined(separator: "\n")
     }
 
-    /// The heading and detail lines of one stream.
-    private static func streamLines(_ stream: StreamInfo) -> [String] {
-        var heading = "  #\(stream.index) \(stream.kind.rawValue), \(stream.role.rawValue)"
+    /// The heading and detail lines of one stream (`audioTrack`: its number for `--audio-track`).
+    private static func streamLines(_ stream: StreamInfo, audioTrack: Int?) -> [String] {
+        var heading = "  #\(stream.index) \(stream.kind.rawValue)"
+        if let audioTrack { heading += " track \(audioTrack)" }
+        heading += ", \(stream.role.rawValue)"
+        if let language = stream.language { heading += ", \(language)" }
+        if stream.isTextSubtitle == true { heading += ", text" }
         let isPrimary = stream.role == .primaryVideo || stream.role == .primaryAudio
         if let handler = stream.handlerName, !handler.isEmpty, !isPrimary {
             heading += " \"\(handler)\""

@@ -29,6 +29,8 @@ enum ProbeJSON {
             ("duration", .init(stream.duration)),
             ("frameCount", .init(stream.frameCount)),
             ("handlerName", .init(stream.handlerName)),
+            ("language", .init(stream.language)),
+            ("textSubtitles", stream.isTextSubtitle.map { .bool($0) } ?? .null),
             ("video", stream.video.map(video) ?? .null),
             ("audio", stream.audio.map(audio) ?? .null),
         ])

@@ -163,6 +163,28 @@ import Testing
         #expect(try scratch.names() == ["clip.mp4", "small.mp4"])
     }
 
+    /// `--audio-track`: `all` and an existing number work; a number the file lacks fails naming
+    /// the file and leaves nothing; anything else is a usage error.
+    @Test func audioTrackChoice() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
+        let fast = ["--speed", "ultrafast", "--no-content-aware", "--quiet", "--overwrite"]
+        for choice in ["all", "1"] {
+            let run = try Reel.run(["compress", "clip.mp4", "--audio-track", choice] + fast, in: scratch.url)
+            #expect(run.status == 0, "\(choice): \(run.stderr)")
+            #expect(try MediaInfo.probe(scratch.path("clip-compressed.mp4")).audioStreams.count == 1)
+        }
+        try FileManager.default.removeItem(at: scratch.path("clip-compressed.mp4"))
+        let missing = try Reel.run(["compress", "clip.mp4", "--audio-track", "2"] + fast, in: scratch.url)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("clip.mp4") && missing.stderr.contains("no audio track 2"), "\(missing.stderr)")
+        #expect(try scratch.names() == ["clip.mp4"])
+        let bad = try Reel.run(["compress", "clip.mp4", "--audio-track", "0"] + fast, in: scratch.url)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--audio-track"), "\(bad.stderr)")
+    }
+
     @Test func unreadableInputFailsWithoutOutput() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

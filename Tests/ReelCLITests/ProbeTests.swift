@@ -21,7 +21,7 @@ import Testing
         for stream in streams {
             #expect(Set(stream.keys) == [
                 "index", "kind", "role", "codec", "profile", "bitRate", "duration", "frameCount",
-                "handlerName", "video", "audio",
+                "handlerName", "language", "textSubtitles", "video", "audio",
             ])
         }
         let video = try #require(streams[0]["video"] as? [String: Any])
@@ -44,7 +44,7 @@ import Testing
         let run = try Reel.run(["probe", "clip.mp4"], in: scratch.url)
         #expect(run.status == 0)
         for text in ["clip.mp4", "#0 video, primary-video: h264", "320x180, 30 fps",
-                     "#1 audio, primary-audio: aac", "48000 Hz, 2 channels"] {
+                     "#1 audio track 1, primary-audio: aac", "48000 Hz, 2 channels"] {
             #expect(run.stdout.contains(text), "missing \(text):\n\(run.stdout)")
         }
     }

@@ -18,6 +18,7 @@ import Testing
         ("truncated_media.mp4", false), ("story.h264", true), ("discontinuous.ts", true), ("offset.mp4", true),
         ("onekey.ts", true), ("primed.webm", true), ("recovery_points.mp4", true), ("packed_bframes.avi", true),
         ("ac3_chunks.avi", true), ("tagged.mp4", true), ("odd_dims.mkv", true), ("vfr_audio.mp4", true),
+        ("tracks.mp4", true), ("subtitles.mkv", true),
     ]
 
     @Test(arguments: rows.map(\.0))

@@ -109,12 +109,12 @@ import Testing
 
     @Test func audioFollowsTheConfigAndNeverUpsamples() throws {
         let mono = try Self.decide(Self.source()) { $0.audioChannels = 1; $0.audioSampleRate = 96_000 }
-        #expect(mono.plan.audio == AudioEncoderSettings(encoderName: "aac", sampleRate: 48_000, channels: 1, bitRate: 128_000))
+        #expect(mono.plan.audioTracks.first?.settings == AudioEncoderSettings(encoderName: "aac", sampleRate: 48_000, channels: 1, bitRate: 128_000))
         let dropped = try Self.decide(Self.source()) { $0.audioBitrate = 0 }
-        #expect(dropped.plan.audio == nil)
+        #expect(dropped.plan.audioTracks.isEmpty)
         #expect(dropped.droppedTracks.map(\.index) == [1])
         let silent = try Self.decide(Self.source(audio: false)) { _ in }
-        #expect(silent.plan.audio == nil)
+        #expect(silent.plan.audioTracks.isEmpty)
     }
 
     @Test(arguments: [(-1.0, 5.0), (5.0, 5.0), (6.0, 5.0), (2.0, 11.0), (10.0, nil)] as [(Double, Double?)])

@@ -42,6 +42,15 @@ final class OutputFile {
         return Int(stream.pointee.index)
     }
 
+    /// Adds a stream fed by the opened subtitle encoder `encoder`; returns its index.
+    func addStream(subtitleEncoder encoder: CodecContext) throws(MediaFailure) -> Int {
+        let stream = try allocated(avformat_new_stream(context, nil), "avformat_new_stream")
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.pointer), .mux,
+                  "avcodec_parameters_from_context")
+        stream.pointee.time_base = encoder.pointer.pointee.time_base
+        return Int(stream.pointee.index)
+    }
+
     /// Adds a stream that receives `source`'s packets unchanged (codec parameters, codec tag
     /// when the container accepts it, and side data such as rotation and HDR metadata).
     /// `parameters` replace the stream's own codec parameters when a bitstream filter changed them.
@@ -85,6 +94,12 @@ final class OutputFile {
                 av_dict_set(&stream.pointee.metadata, key, entry.pointee.value, 0)
             }
         }
+    }
+
+    /// Sets the tag `key` of output stream `index`.
+    func setStreamTag(_ key: String, _ value: String, streamIndex index: Int) {
+        guard let stream = stream(index) else { return }
+        av_dict_set(&stream.pointee.metadata, key, value, 0)
     }
 
     /// Writes a display matrix so players rotate the picture `clockwiseDegrees` on display.

@@ -48,6 +48,8 @@ public struct MediaInfo: Sendable, Codable, Equatable {
     }
     /// The primary audio stream, if any.
     public var primaryAudio: StreamInfo? { primaryAudioStreamIndex.map { streams[$0] } }
+    /// The audio tracks, in file order (`reel compress --audio-track N` counts them from 1).
+    public var audioStreams: [StreamInfo] { streams.filter { $0.kind == .audio && $0.audio != nil } }
 }
 
 /// The kind of data a stream carries.
@@ -99,6 +101,10 @@ public struct StreamInfo: Sendable, Codable, Equatable {
     public var video: VideoStreamInfo?
     /// Audio details, for audio streams.
     public var audio: AudioStreamInfo?
+    /// The track's language tag (ISO 639-2, e.g. `fra`), when the container has one.
+    public var language: String? = nil
+    /// For subtitles: whether they are text (carried as `mov_text`) rather than pictures.
+    public var isTextSubtitle: Bool? = nil
 }
 
 /// Picture facts of a video stream.

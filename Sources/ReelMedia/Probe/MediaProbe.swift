@@ -105,7 +105,12 @@ enum MediaProbe {
             frameCount: stream.pointee.nb_frames > 0 ? stream.pointee.nb_frames : nil,
             handlerName: metadataValue("handler_name", in: stream.pointee.metadata),
             video: nil,
-            audio: nil)
+            audio: nil,
+            language: metadataValue("language", in: stream.pointee.metadata).flatMap { $0 == "und" ? nil : $0 })
+        if kind == .subtitle {
+            let properties = avcodec_descriptor_get(codecParameters.codec_id)?.pointee.props ?? 0
+            info.isTextSubtitle = properties & AV_CODEC_PROP_TEXT_SUB != 0
+        }
         if kind == .video {
             info.video = describeVideo(stream, index: index, input: input)
         } else if kind == .audio {

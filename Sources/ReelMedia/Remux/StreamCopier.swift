@@ -8,8 +8,10 @@ package struct StreamCopyPlan: Sendable {
     var outputPath: String
     var formatName: String
     var videoStreamIndex: Int
-    /// The audio stream to copy, or `nil` to drop audio.
-    var audioStreamIndex: Int?
+    /// The audio streams to copy, in output order.
+    var audioStreamIndices: [Int]
+    /// The text subtitle streams to carry as `mov_text` (re-encoded: text loses nothing).
+    var subtitleStreamIndices: [Int]
     /// Source ranges, already snapped to keyframes, in output order.
     var ranges: [TimeRange]
     /// Whether the source's container and stream tags go into the output.
@@ -21,7 +23,8 @@ package struct StreamCopyPlan: Sendable {
         outputPath: String,
         formatName: String,
         videoStreamIndex: Int,
-        audioStreamIndex: Int?,
+        audioStreamIndices: [Int],
+        subtitleStreamIndices: [Int] = [],
         ranges: [TimeRange],
         keepsMetadata: Bool = true
     ) {
@@ -30,7 +33,8 @@ package struct StreamCopyPlan: Sendable {
         self.outputPath = outputPath
         self.formatName = formatName
         self.videoStreamIndex = videoStreamIndex
-        self.audioStreamIndex = audioStreamIndex
+        self.audioStreamIndices = audioStreamIndices
+        self.subtitleStreamIndices = subtitleStreamIndices
         self.ranges = ranges
     }
 }
@@ -75,7 +79,10 @@ package struct StreamCopier {
         // A copy passes the codec parameters on as they are, and some only probing fills in
         // (VP9's profile and bit depth for MP4's vpcC box, say): this reader probes.
         let input = try InputFile(url: plan.source.url)
-        let sources = [plan.videoStreamIndex] + (plan.audioStreamIndex.map { [$0] } ?? [])
+        let sources = [plan.videoStreamIndex] + plan.audioStreamIndices
+        let subtitles = try plan.subtitleStreamIndices.map { index throws(MediaFailure) in
+            try SubtitleTrack(source: plan.source, streamIndex: index)
+        }
         input.discardStreams(except: Set(sources))
         let reader = try CopyPacketReader(input: input, streams: sources)
         let output = try OutputFile(path: plan.outputPath, formatName: plan.formatName)
@@ -85,6 +92,7 @@ package struct StreamCopier {
             outputIndex[index] = try output.addStream(copying: stream, parameters: reader.parameters(ofStream: index))
             if plan.keepsMetadata, let added = outputIndex[index] { output.copyStreamMetadata(from: stream, to: added) }
         }
+        for track in subtitles { try track.addStream(to: output, keepingTags: plan.keepsMetadata) }
         if plan.keepsMetadata { output.copyMetadata(from: input) }
         try output.writeHeader(fastStart: true)
         let total = max(plan.ranges.map(\.duration.seconds).reduce(0, +), 0.001)
@@ -94,6 +102,11 @@ package struct StreamCopier {
         for range in plan.ranges {
             try reader.seek(toSeconds: range.start.seconds, videoStream: plan.videoStreamIndex)
             let start = range.start.seconds, end = range.end.seconds
+            for track in subtitles {
+                track.schedule(ClosedSourceRange(start: range.start, end: range.end, needsSeek: true, endsEarly: true),
+                               outputOffset: offset, outputEnd: nil)
+                try track.writeScheduled(to: output)
+            }
             var finished: Set<Int> = []
             while finished.count < sources.count, let packet = try reader.read() {
                 if shouldCancel() { throw .cancelled }

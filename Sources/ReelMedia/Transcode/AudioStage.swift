@@ -3,7 +3,7 @@ import Foundation
 import ReelFrameReduction
 import ReelSupport
 
-/// Decodes the source audio stream and encodes the parts inside each range, joined end to end.
+/// Decodes one source audio stream and encodes the parts inside each range, joined end to end.
 ///
 /// Each range gets its own small graph (`atrim`, `asetpts` onto the output timeline, short
 /// `afade`s at joins, `aresample`, `aformat`); a persistent framing graph then cuts the joined
@@ -15,6 +15,9 @@ final class AudioStage {
     private let decoder: Decoder
     private let settings: AudioEncoderSettings
     private let sink: MuxingSink
+    /// The track's position in the plan (and its encoder's in the sink).
+    private let track: Int
+    private let encoder: Encoder
     private var range = ClosedSourceRange(start: .zero, end: .zero, needsSeek: false, endsEarly: false)
     private var outputOffset = 0.0
     private var fades: (in: Bool, out: Bool) = (false, false)
@@ -31,9 +34,15 @@ final class AudioStage {
     /// Source packets the decoder rejected as corrupt (skipped).
     var corruptPackets: Int { decoder.corruptPackets }
 
-    init(input: InputFile, streamIndex: Int, settings: AudioEncoderSettings, sink: MuxingSink) throws(MediaFailure) {
-        decoder = try Decoder(input: input, streamIndex: streamIndex)
-        self.settings = settings
+    /// The stage for `sink`'s audio track `track` (a position in the plan's audio tracks).
+    init(input: InputFile, track: Int, sink: MuxingSink) throws(MediaFailure) {
+        guard track < sink.audioEncoders.count, track < sink.plannedAudio.count else {
+            throw .failed(.encode, "audio track", "no encoder for audio track \(track)")
+        }
+        decoder = try Decoder(input: input, streamIndex: sink.plannedAudio[track].streamIndex)
+        settings = sink.plannedAudio[track].settings
+        encoder = sink.audioEncoders[track]
+        self.track = track
         self.sink = sink
         decoded = try Frame()
         filtered = try Frame()
@@ -85,9 +94,8 @@ final class AudioStage {
             try framingGraph.push(nil)
             try drain()
         }
-        guard let encoder = sink.audioEncoder else { return }
         try encoder.encode(nil, into: packet) { packet throws(MediaFailure) in
-            try sink.writeAudio(packet, timeBase: encoder.timeBase)
+            try sink.writeAudio(packet, track: track, timeBase: encoder.timeBase)
         }
     }
 
@@ -132,12 +140,12 @@ final class AudioStage {
 
     /// Moves encoder-sized frames into the encoder once the muxer is ready.
     func drain() throws(MediaFailure) {
-        guard sink.isReady, let graph = framingGraph, let encoder = sink.audioEncoder else { return }
+        guard sink.isReady, let graph = framingGraph else { return }
         while try graph.pull(into: framed) == .produced {
             defer { framed.unreference() }
             framed.pts = av_rescale_q(framed.pts, graph.outputTimeBase, encoder.timeBase)
             try encoder.encode(framed, into: packet) { packet throws(MediaFailure) in
-                try sink.writeAudio(packet, timeBase: encoder.timeBase)
+                try sink.writeAudio(packet, track: track, timeBase: encoder.timeBase)
             }
             framesEncoded += 1
         }
@@ -165,7 +173,7 @@ final class AudioStage {
             chain.append("afade=t=out:st=\(seconds(outputOffset + length - Self.joinFade)):d=\(Self.joinFade)")
         }
         chain.append("aresample=\(settings.sampleRate)")
-        let format = av_get_sample_fmt_name(sink.audioEncoder?.sampleFormat ?? AV_SAMPLE_FMT_FLTP)
+        let format = av_get_sample_fmt_name(encoder.sampleFormat)
             .map { String(cString: $0) } ?? "fltp"
         chain.append("aformat=sample_fmts=\(format):channel_layouts=\(settings.channels == 1 ? "mono" : "stereo")")
         return try FilterGraph(isVideo: false, sourceArguments: source, description: chain.joined(separator: ","), threads: 1)
@@ -173,13 +181,13 @@ final class AudioStage {
 
     /// A pass-through graph whose sink hands out frames of exactly the encoder's frame size.
     private func makeFramingGraph(timeBase: AVRational) throws(MediaFailure) -> FilterGraph {
-        let format = av_get_sample_fmt_name(sink.audioEncoder?.sampleFormat ?? AV_SAMPLE_FMT_FLTP)
+        let format = av_get_sample_fmt_name(encoder.sampleFormat)
             .map { String(cString: $0) } ?? "fltp"
         let layout = settings.channels == 1 ? "mono" : "stereo"
         let source = "time_base=\(timeBase.num)/\(timeBase.den):sample_rate=\(settings.sampleRate)"
             + ":sample_fmt=\(format):channel_layout=\(layout)"
         let graph = try FilterGraph(isVideo: false, sourceArguments: source, description: "anull", threads: 1)
-        if let encoder = sink.audioEncoder, encoder.frameSize > 0 { graph.setAudioFrameSize(encoder.frameSize) }
+        if encoder.frameSize > 0 { graph.setAudioFrameSize(encoder.frameSize) }
         return graph
     }
 

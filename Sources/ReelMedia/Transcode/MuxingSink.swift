@@ -2,30 +2,38 @@ internal import CFFmpeg
 import ReelFrameReduction
 import ReelSupport
 
-/// Owns the output file and writes its header once the video encoder exists (the audio encoder
-/// is opened up front); stages hand it packets with their encoder's time base.
+/// Owns the output file and writes its header once the video encoder exists (the audio
+/// encoders are opened up front); stages hand it packets with their encoder's time base.
 final class MuxingSink {
     let output: OutputFile
     private let plan: TranscodePlan
-    private(set) var audioEncoder: Encoder?
+    /// One encoder per kept audio track, in `plan.audioTracks` order.
+    let audioEncoders: [Encoder]
+    /// The text subtitle tracks, written as their ranges are scheduled.
+    let subtitles: [SubtitleTrack]
     private(set) var videoStreamIndex: Int?
-    private(set) var audioStreamIndex: Int?
+    private var audioStreamIndices: [Int] = []
     private(set) var isReady = false
     /// The source whose tags the output takes (`nil`: none).
     private let metadataSource: InputFile?
 
-    init(plan: TranscodePlan, metadataSource: InputFile?) throws(MediaFailure) {
+    init(plan: TranscodePlan, metadataSource: InputFile?, subtitles: [SubtitleTrack]) throws(MediaFailure) {
         self.plan = plan
         self.metadataSource = metadataSource
+        self.subtitles = subtitles
         output = try OutputFile(path: plan.outputPath, formatName: plan.formatName)
-        if let audio = plan.audio {
-            audioEncoder = try Encoder(
+        let globalHeader = output.needsGlobalHeader
+        audioEncoders = try plan.audioTracks.map { track throws(MediaFailure) in
+            let audio = track.settings
+            return try Encoder(
                 audioEncoder: audio.encoderName, sampleRate: Int32(audio.sampleRate),
-                channels: Int32(audio.channels), bitRate: audio.bitRate, globalHeader: output.needsGlobalHeader)
+                channels: Int32(audio.channels), bitRate: audio.bitRate, globalHeader: globalHeader)
         }
     }
 
     var needsGlobalHeader: Bool { output.needsGlobalHeader }
+    /// The plan's audio tracks, in the order of `audioEncoders`.
+    var plannedAudio: [AudioTrackPlan] { plan.audioTracks }
 
     /// Adds the streams and writes the header; called when the video encoder has opened.
     func start(videoEncoder: Encoder, hdr: HDRMetadata?) throws(MediaFailure) {
@@ -33,16 +41,18 @@ final class MuxingSink {
         videoStreamIndex = video
         output.setRotation(plan.outputRotation, streamIndex: video)
         if let hdr { output.setHDRMetadata(hdr, streamIndex: video) }
-        if let audioEncoder { audioStreamIndex = try output.addStream(for: audioEncoder) }
+        for encoder in audioEncoders { audioStreamIndices.append(try output.addStream(for: encoder)) }
+        for track in subtitles { try track.addStream(to: output, keepingTags: metadataSource != nil) }
         if let source = metadataSource {
             output.copyMetadata(from: source)
             if let stream = source.stream(plan.videoStreamIndex) { output.copyStreamMetadata(from: stream, to: video) }
-            if let audio = audioStreamIndex, let index = plan.audioStreamIndex, let stream = source.stream(index) {
-                output.copyStreamMetadata(from: stream, to: audio)
+            for (track, index) in zip(plan.audioTracks, audioStreamIndices) {
+                if let stream = source.stream(track.streamIndex) { output.copyStreamMetadata(from: stream, to: index) }
             }
         }
         try output.writeHeader(fastStart: plan.fastStart)
         isReady = true
+        try writeSubtitles()
     }
 
     func writeVideo(_ packet: Packet, timeBase: AVRational) throws(MediaFailure) {
@@ -50,8 +60,15 @@ final class MuxingSink {
         try output.write(packet, streamIndex: index, from: timeBase)
     }
 
-    func writeAudio(_ packet: Packet, timeBase: AVRational) throws(MediaFailure) {
-        guard let index = audioStreamIndex else { return }
-        try output.write(packet, streamIndex: index, from: timeBase)
+    /// Writes a packet of audio track `track` (a position in `plan.audioTracks`).
+    func writeAudio(_ packet: Packet, track: Int, timeBase: AVRational) throws(MediaFailure) {
+        guard track < audioStreamIndices.count else { return }
+        try output.write(packet, streamIndex: audioStreamIndices[track], from: timeBase)
+    }
+
+    /// Writes the subtitle events scheduled so far, once the header is out.
+    func writeSubtitles() throws(MediaFailure) {
+        guard isReady else { return }
+        for track in subtitles { try track.writeScheduled(to: output) }
     }
 }

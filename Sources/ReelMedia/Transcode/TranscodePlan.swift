@@ -12,8 +12,6 @@ package struct TranscodePlan: Sendable {
     var formatName: String
     /// The source video stream to encode.
     var videoStreamIndex: Int
-    /// The source audio stream to encode, or `nil` to drop audio.
-    var audioStreamIndex: Int?
     /// The source times to encode, in order, joined end to end in the output (one range when
     /// the whole source or a single trim is kept).
     var ranges: [ClosedSourceRange]
@@ -27,8 +25,10 @@ package struct TranscodePlan: Sendable {
     var hdr: HDRMetadata?
     /// Whether to carry HDR metadata found on frames when the stream declares none.
     var carryFrameHDR: Bool
-    /// Audio encoder choices, `nil` when audio is dropped.
-    var audio: AudioEncoderSettings?
+    /// The source audio tracks to encode, in output order (empty: no audio).
+    var audioTracks: [AudioTrackPlan]
+    /// The source text subtitle streams to carry as `mov_text`, in output order.
+    var subtitleStreamIndices: [Int]
     /// Move the index to the front of the file.
     var fastStart: Bool
     /// Seconds of crossfade at each join between ranges (0: cut with short audio fades).
@@ -47,14 +47,14 @@ package struct TranscodePlan: Sendable {
         outputPath: String,
         formatName: String,
         videoStreamIndex: Int,
-        audioStreamIndex: Int?,
         ranges: [ClosedSourceRange],
         videoFilter: String,
         video: VideoEncoderSettings,
         outputRotation: Int,
         hdr: HDRMetadata?,
         carryFrameHDR: Bool,
-        audio: AudioEncoderSettings?,
+        audioTracks: [AudioTrackPlan],
+        subtitleStreamIndices: [Int] = [],
         fastStart: Bool,
         crossfade: Double = 0,
         reducer: any VideoFrameReducer,
@@ -66,14 +66,14 @@ package struct TranscodePlan: Sendable {
         self.outputPath = outputPath
         self.formatName = formatName
         self.videoStreamIndex = videoStreamIndex
-        self.audioStreamIndex = audioStreamIndex
         self.ranges = ranges
         self.videoFilter = videoFilter
         self.video = video
         self.outputRotation = outputRotation
         self.hdr = hdr
         self.carryFrameHDR = carryFrameHDR
-        self.audio = audio
+        self.audioTracks = audioTracks
+        self.subtitleStreamIndices = subtitleStreamIndices
         self.fastStart = fastStart
         self.crossfade = crossfade
         self.reducer = reducer
@@ -101,6 +101,19 @@ package struct ClosedSourceRange: Sendable, Equatable {
         self.end = end
         self.needsSeek = needsSeek
         self.endsEarly = endsEarly
+    }
+}
+
+/// One source audio track and how it is encoded.
+package struct AudioTrackPlan: Sendable, Equatable {
+    /// The source stream.
+    package var streamIndex: Int
+    package var settings: AudioEncoderSettings
+
+    /// Creates the value from every field.
+    package init(streamIndex: Int, settings: AudioEncoderSettings) {
+        self.streamIndex = streamIndex
+        self.settings = settings
     }
 }
 

@@ -23,14 +23,17 @@ package struct Transcoder {
     }
 
     package func run() throws(MediaFailure) -> TranscodeStatistics {
-        let input = try InputFile.reopen(
-            plan.source, keeping: Set([plan.videoStreamIndex] + (plan.audio == nil ? [] : plan.audioStreamIndex.map { [$0] } ?? [])))
-        let sink = try MuxingSink(plan: plan, metadataSource: plan.keepsMetadata ? input : nil)
-        let video = try VideoStage(input: input, plan: plan, sink: sink)
-        let audio = try plan.audio.flatMap { settings throws(MediaFailure) -> AudioStage? in
-            guard let index = plan.audioStreamIndex else { return nil }
-            return try AudioStage(input: input, streamIndex: index, settings: settings, sink: sink)
+        let audioIndices = plan.audioTracks.map(\.streamIndex)
+        let input = try InputFile.reopen(plan.source, keeping: Set([plan.videoStreamIndex] + audioIndices))
+        let subtitles = try plan.subtitleStreamIndices.map { index throws(MediaFailure) in
+            try SubtitleTrack(source: plan.source, streamIndex: index)
         }
+        let sink = try MuxingSink(plan: plan, metadataSource: plan.keepsMetadata ? input : nil, subtitles: subtitles)
+        let video = try VideoStage(input: input, plan: plan, sink: sink)
+        let audio = try plan.audioTracks.indices.map { track throws(MediaFailure) in
+            try AudioStage(input: input, track: track, sink: sink)
+        }
+        let audioStage = Dictionary(uniqueKeysWithValues: zip(audioIndices, audio))
         let total = max(plan.ranges.map { ($0.end - $0.start).seconds }.reduce(0, +), 0.001)
         let sourceEnd = plan.source.layout?.endTimestamp(ofStream: plan.videoStreamIndex) ?? sourceEndTicks(input)
         let reading = try Packet()
@@ -41,11 +44,15 @@ package struct Transcoder {
             let isLast = position == plan.ranges.count - 1
             video.beginRange(range, isLast: isLast)
             // With a crossfade the range starts before the previous one ended: sound follows picture.
-            audio?.beginRange(range, outputOffset: video.rangeOffset, fadeIn: position > 0, fadeOut: !isLast,
-                              crossfadeIn: video.rangeOffset < outputSeconds - 1e-6, tailStart: video.tailStart,
-                              crossfade: plan.crossfade)
+            for stage in audio {
+                stage.beginRange(range, outputOffset: video.rangeOffset, fadeIn: position > 0, fadeOut: !isLast,
+                                 crossfadeIn: video.rangeOffset < outputSeconds - 1e-6, tailStart: video.tailStart,
+                                 crossfade: plan.crossfade)
+            }
+            for track in subtitles { track.schedule(range, outputOffset: video.rangeOffset, outputEnd: video.tailStart) }
+            try sink.writeSubtitles()
             var atEndOfFile = false
-            while !(video.isDone && (audio?.isDone ?? true)) {
+            while !(video.isDone && audio.allSatisfy(\.isDone)) {
                 if shouldCancel() { throw .cancelled }
                 let packet: Packet
                 if pending.isEmpty {
@@ -62,19 +69,19 @@ package struct Transcoder {
                 if packet.streamIndex == plan.videoStreamIndex {
                     try video.handle(packet)
                     progress(min(video.timelineEnd / total, 1))
-                } else if packet.streamIndex == plan.audioStreamIndex, let audio {
-                    try audio.handle(packet)
+                } else if let stage = audioStage[packet.streamIndex] {
+                    try stage.handle(packet)
                 }
-                try audio?.drain()
+                for stage in audio { try stage.drain() }
             }
             if shouldCancel() { throw .cancelled }
             try video.endRange(sourceEnd: sourceEnd, atEndOfFile: atEndOfFile)
-            try audio?.endRange(atEndOfFile: atEndOfFile)
+            for stage in audio { try stage.endRange(atEndOfFile: atEndOfFile) }
             outputSeconds = video.timelineEnd
         }
         try video.finish()
-        try audio?.finish()
-        let failed = video.corruptPackets + (audio?.corruptPackets ?? 0)
+        for stage in audio { try stage.finish() }
+        let failed = video.corruptPackets + audio.map(\.corruptPackets).reduce(0, +)
         if failed > max(2, packetsRead / 50) {
             throw .failed(.decode, "avcodec_send_packet",
                           "\(failed) of \(packetsRead) packets are corrupt and could not be decoded")
@@ -87,7 +94,7 @@ package struct Transcoder {
         }
         try sink.output.finish()
         var statistics = video.statistics
-        statistics.audioFramesEncoded = audio?.framesEncoded ?? 0
+        statistics.audioFramesEncoded = audio.first?.framesEncoded ?? 0
         statistics.corruptPackets = failed
         statistics.damagedFrames = video.damagedFrames
         return statistics
