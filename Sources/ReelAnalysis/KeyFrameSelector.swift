@@ -7,8 +7,10 @@ import ReelSupport
 /// a cut are left out. Each remaining frame is scored on picture quality (sharp against the
 /// video's own typical sharpness, well exposed, contrasty, steady), on a subject being present
 /// (a whole face not cut by the frame's edge where the face pass looked, else the
-/// centre-surround subject cue), and on the engagement level of its segment; frames of the
-/// video's recurring looks (appearance groups with more screen time) get a small bonus.
+/// centre-surround subject cue), on nothing foreign to the shot being cut by the frame's edge
+/// (`EdgeIntrusion`: a hand reaching in, a passer-by half out of the picture), and on the
+/// engagement level of its segment; frames of the video's recurring looks (appearance groups
+/// with more screen time) get a small bonus.
 enum KeyFrameSelector {
     static let groupingDistance = 0.07
 
@@ -63,6 +65,8 @@ enum KeyFrameSelector {
             }
         }
         let largest = Double(sizes.max() ?? 1)
+        let intrusion = EdgeIntrusion.measure(frames: frames, signatures: signatures,
+                                              boundaries: boundaries.map { $0.transition?.start ?? $0.time })
         var segmentIndex = 0
         var scored: [(index: Int, score: Double)] = []
         for index in candidates {
@@ -74,7 +78,7 @@ enum KeyFrameSelector {
             // undone. An empty landscape just before its character enters has none.
             let alive = min(frame.subjectMotion / 0.008, 1)
             let score = quality(frame, typicalSharpness: typicalSharpness) * (0.35 + 0.65 * subject(frame))
-                * (0.7 + 0.3 * level / 9) * (0.85 + 0.15 * recurring) * (0.7 + 0.3 * alive)
+                * (0.7 + 0.3 * level / 9) * (0.85 + 0.15 * recurring) * (0.7 + 0.3 * alive) * wholeness(frame, intrusion: intrusion[index])
             scored.append((index, score))
         }
         return scored
@@ -89,6 +93,12 @@ enum KeyFrameSelector {
         let contrast = min(frame.contrast / 0.2, 1)
         let steady = 1 - min(frame.change / 0.06, 1)
         return sharp * 0.4 + exposure * 0.2 + contrast * 0.1 + steady * 0.3
+    }
+
+    /// 1 unless what moves is crossing the frame's edge (a hand reaching in, a passer-by
+    /// walking out of the picture): then down to 0.5, since such a subject is cut by the edge.
+    static func wholeness(_ frame: FrameFeatures, intrusion: Double = 0) -> Double {
+        1 - 0.5 * min(intrusion / 0.3, 1)
     }
 
     /// How clearly a subject is in frame: a face of fair size fully inside the picture scores

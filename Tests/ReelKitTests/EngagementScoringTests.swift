@@ -205,4 +205,31 @@ import Testing
         let chosen = KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: [], segments: segments)
         #expect(chosen.map { $0.seconds >= 2 } == true)
     }
+
+    /// A 16x9 luma signature (plus chroma) of 100 everywhere, with the blocks in `columns` x
+    /// `rows` set to 220.
+    static func signature(marking columns: ClosedRange<Int>? = nil, rows: ClosedRange<Int>? = nil) -> [UInt8] {
+        var signature = [UInt8](repeating: 100, count: 224)
+        for y in rows.map(Array.init) ?? [] { for x in columns.map(Array.init) ?? [] { signature[y * 16 + x] = 220 } }
+        return signature
+    }
+
+    @Test func edgeIntrusionMarksWhatTheEdgeCuts() {
+        let frames = (0..<10).map { Self.frame($0 * 2) }
+        var signatures = [[UInt8]](repeating: Self.signature(), count: 10)
+        signatures[4] = Self.signature(marking: 11...15, rows: 0...3)  // a hand reaching in at the top right
+        signatures[6] = Self.signature(marking: 6...9, rows: 3...5)    // something inside the picture
+        let intrusion = EdgeIntrusion.measure(frames: frames, signatures: signatures, boundaries: [])
+        #expect(intrusion[4] > 0.3, "\(intrusion)")
+        #expect(intrusion[6] == 0)
+        #expect(intrusion.enumerated().allSatisfy { $0.offset == 4 || $0.element == 0 })
+        // Too short a shot has no usual look: a cut after the fifth sample leaves two short shots.
+        let split = EdgeIntrusion.measure(frames: frames, signatures: signatures, boundaries: [MediaTime(value: 9, timescale: 10)])
+        #expect(split.allSatisfy { $0 == 0 }, "\(split)")
+        // The poster avoids the sample with the hand, equal in every other way.
+        var sharper = frames
+        sharper[4].sharpness = 0.06
+        let chosen = KeyFrameSelector.select(frames: sharper, signatures: signatures, boundaries: [])
+        #expect(chosen != sharper[4].time)
+    }
 }
