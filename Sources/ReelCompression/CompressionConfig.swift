@@ -50,6 +50,14 @@ public struct CompressionConfig: Sendable, Equatable {
     public var keepsMetadata = true
     /// x264/x265 speed preset.
     public var encoderSpeed: EncoderSpeed = .medium
+    /// A size the output must not exceed: bytes, or a percentage of the source's size
+    /// (`reel compress --target-size 25M` or `40%`). The video gets what the audio and the
+    /// container leave, as an average bit rate over two passes; an output over the target is
+    /// encoded again (at most twice), so the result is never larger. The preset's own rate
+    /// settings give way, except that a preset whose cap already fits is kept as it is, and
+    /// the picture (then the frame rate) is made smaller when the budget is too small for it.
+    /// See `CompressionAnalytics.targetSize`.
+    public var targetFileSize: TargetFileSize?
     /// Lossless cut: copy the video and audio packets unchanged instead of re-encoding, with
     /// every range widened to whole groups of pictures (start on the keyframe at or before it,
     /// end on the keyframe at or after it). Encoding settings do not apply; `audioBitrate <= 0`
@@ -120,6 +128,19 @@ public struct CompressionConfig: Sendable, Equatable {
         }
         if streamCopy && crossfadeDuration > 0 {
             throw .invalidConfiguration("a stream copy cannot crossfade; crossfades need re-encoding")
+        }
+        if let target = targetFileSize {
+            switch target {
+            case .bytes(let bytes) where bytes <= 0:
+                throw .invalidConfiguration("targetFileSize must be positive, got \(bytes) bytes")
+            case .percentOfSource(let percent) where !(percent > 0 && percent < 100):
+                throw .invalidConfiguration("targetFileSize as a share of the source must be between 0 and 100%, got \(percent)%")
+            default:
+                break
+            }
+            if streamCopy {
+                throw .invalidConfiguration("a stream copy cannot aim at a size: it does not re-encode")
+            }
         }
         if trim != .whole && (trimStartTime != nil || trimEndTime != nil) {
             throw .invalidConfiguration("use either trimStartTime/trimEndTime or trim, not both")

@@ -26,27 +26,39 @@ struct CompressionJob: Sendable {
                 return try StreamCopyJob(planner: planner, requested: ranges, location: location,
                                          progress: progress, flag: flag).run(started: started)
             }
-            let content = try measureContent(in: ranges)
-            let decision = try planner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: content)
-            let transcodeProgress = progress.phase(from: 0.03, to: 0.97)
-            let statistics = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
-                try Transcoder(plan: decision.plan, shouldCancel: { flag.isRaised },
-                               progress: transcodeProgress).run()
+            if config.targetFileSize != nil {
+                return try TargetSizeJob(planner: planner, ranges: ranges, location: location, progress: progress, flag: flag)
+                    .run(started: started)
             }
-            if flag.isRaised { throw .cancelled }
-            let output = try MediaInfo.probe(location.temporaryURL)
-            progress.report(0.99)
-            try location.commit()
-            let analytics = CompressionAnalyticsBuilder(
-                source: source, output: output, decision: decision, statistics: statistics,
-                content: content, processingTime: Date().timeIntervalSince(started)
-            ).build()
-            progress.finish()
-            return CompressionResult(url: location.finalURL, analytics: analytics)
+            return try runEncode(ranges: ranges, location: location, started: started, committing: true)
         } catch {
             location.discard()
             throw location.naming(error)
         }
+    }
+
+    /// One encode of `ranges` with the config's settings into `location`'s temporary file,
+    /// renamed into place when `committing` (else left for the caller to check).
+    func runEncode(ranges: [ClosedSourceRange], location: OutputLocation, started: Date, committing: Bool) throws(ReelError) -> CompressionResult {
+        let url = source.url
+        let planner = CompressionPlanner(source: source, config: config, reducer: reducer)
+        let content = try measureContent(in: ranges)
+        let decision = try planner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: content)
+        let transcodeProgress = progress.phase(from: 0.03, to: 0.97)
+        let statistics = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
+            try Transcoder(plan: decision.plan, shouldCancel: { flag.isRaised },
+                           progress: transcodeProgress).run()
+        }
+        if flag.isRaised { throw .cancelled }
+        let output = try MediaInfo.probe(location.temporaryURL)
+        progress.report(0.99)
+        if committing { try location.commit() }
+        let analytics = CompressionAnalyticsBuilder(
+            source: source, output: output, decision: decision, statistics: statistics,
+            content: content, processingTime: Date().timeIntervalSince(started)
+        ).build()
+        if committing { progress.finish() }
+        return CompressionResult(url: location.finalURL, analytics: analytics)
     }
 
     /// Motion and detail sampled over the kept ranges, when content-aware optimization is on.

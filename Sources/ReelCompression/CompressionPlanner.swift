@@ -132,7 +132,7 @@ struct CompressionPlanner {
     }
 
     /// The output's frame rate as the plan will choose it (the source's, or the `fps` limit).
-    private var outputFrameRate: Double {
+    var outputFrameRate: Double {
         guard let picture = source.primaryVideo?.video else { return 30 }
         let sourceRate = picture.frameRate > 0 ? picture.frameRate : 30
         let target = Double(config.fps)
@@ -189,7 +189,7 @@ struct CompressionPlanner {
     }
 
     /// How the audio track `stream` is encoded.
-    private func audioSettings(for stream: StreamInfo) throws(ReelError) -> AudioEncoderSettings? {
+    func audioSettings(for stream: StreamInfo) throws(ReelError) -> AudioEncoderSettings? {
         guard config.audioBitrate > 0, let sound = stream.audio else { return nil }
         guard let encoder = config.audioCodec.availableEncoder else {
             throw .codecNotSupported(config.audioCodec.rawValue)

@@ -98,6 +98,8 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     public var contentAdjustment: ContentAdjustment?
     /// The encoder settings that were used (CRF, bit rates, keyframe interval); nil for a stream copy.
     public var encoding: EncodingSummary?
+    /// How the target size was met, for a compression with `targetFileSize`.
+    public var targetSize: TargetSizeReport? = nil
 }
 
 /// The video encoder settings a compression ended up using.

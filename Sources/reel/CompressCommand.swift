@@ -81,6 +81,22 @@ struct CompressCommand: Sendable {
         return failed ? ExitStatus.failure : ExitStatus.success
     }
 
+    /// Says what a target size cost: a smaller picture or frame rate, or that the preset's own
+    /// (smaller) result was kept.
+    private func warnAbout(_ target: TargetSizeReport, output: String) {
+        let size = Formatting.bytes(target.targetBytes)
+        if target.keptPresetResult {
+            Console.warning("\(output): the preset's result (\(Formatting.bytes(target.achievedBytes))) is already under "
+                + "the target of \(size); kept as it is rather than inflated")
+        }
+        var lowered: [String] = []
+        if let dimensions = target.loweredDimensions { lowered.append("the picture to \(dimensions.width)x\(dimensions.height)") }
+        if let rate = target.loweredFrameRate { lowered.append(String(format: "the frame rate to %.3g fps", rate)) }
+        if !lowered.isEmpty {
+            Console.warning("\(output): to fit \(size) at a watchable quality, lowered " + lowered.joined(separator: " and "))
+        }
+    }
+
     /// Prints the JSON object, the single-file summary or the batch table on standard output.
     private func report(_ outcomes: [FileOutcome], options: CompressOptions, elapsed: Double) {
         if !options.quiet {
@@ -90,6 +106,7 @@ struct CompressCommand: Sendable {
                     Console.warning("\(outcome.file.input.display) is damaged: \(result.corruptPacketsSkipped) corrupt "
                         + "packets skipped, \(result.damagedFrames) damaged pictures concealed in \(outcome.file.outputDisplay)")
                 }
+                if let target = result.targetSize { warnAbout(target, output: outcome.file.outputDisplay) }
                 if result.originalFileSize > 0, result.compressedFileSize > result.originalFileSize {
                     let factor = Double(result.compressedFileSize) / Double(result.originalFileSize)
                     Console.warning("\(outcome.file.outputDisplay) is \(Formatting.speed(factor)) larger than "

@@ -102,6 +102,15 @@ struct ConfigOverrides {
         if let quality = try arguments.value("quality", as: ValueParsers.fraction) {
             config.videoQuality = Float(quality)
         }
+        if let target = try arguments.value("target-size", as: TargetSizeOption.parse) {
+            let given = ["bitrate", "rate-control", "quality"].filter { arguments.value($0) != nil }
+                + (arguments.flag("copy") ? ["copy"] : [])
+            if let clash = given.first {
+                throw .invalidValue(option: "--target-size", value: arguments.value("target-size") ?? "",
+                                    reason: "the size decides the bit rate; drop --\(clash)")
+            }
+            config.targetFileSize = target
+        }
         if arguments.flag("adaptive-bitrate") { config.useAdaptiveBitrate = true }
         if arguments.value("max-dimension") != nil && arguments.value("max-size") != nil {
             throw .invalidValue(option: "--max-size", value: arguments.value("max-size") ?? "",

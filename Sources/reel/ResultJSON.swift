@@ -78,6 +78,21 @@ enum ResultJSON {
             ("encoding", result.encoding.map(encoding) ?? .null),
             ("contentAdjustment", result.contentAdjustment.map(content) ?? .null),
             ("droppedTracks", .array(result.droppedTracks.map(dropped))),
+            ("targetSize", result.targetSize.map(targetSize) ?? .null),
+        ])
+    }
+
+    /// How the target size was met.
+    private static func targetSize(_ report: TargetSizeReport) -> JSONValue {
+        .object([
+            ("targetBytes", .init(report.targetBytes)),
+            ("achievedBytes", .init(report.achievedBytes)),
+            ("videoBitrate", .init(report.videoBitrate)),
+            ("encodes", .init(report.encodes)),
+            ("loweredWidth", .init(report.loweredDimensions?.width)),
+            ("loweredHeight", .init(report.loweredDimensions?.height)),
+            ("loweredFrameRate", .init(report.loweredFrameRate)),
+            ("keptPresetResult", .bool(report.keptPresetResult)),
         ])
     }
 

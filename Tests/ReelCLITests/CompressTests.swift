@@ -85,7 +85,7 @@ import Testing
         #expect(Set(result.keys) == [
             "compressionRatio", "processingTime", "videoCodec", "original", "compressed",
             "encoding", "contentAdjustment", "droppedTracks", "keptRanges", "requestedRanges", "streamCopied",
-            "corruptPacketsSkipped", "damagedFrames",
+            "corruptPacketsSkipped", "damagedFrames", "targetSize",
         ])
         #expect(result["corruptPacketsSkipped"] as? Int == 0)
         #expect(result["damagedFrames"] as? Int == 0)
@@ -183,6 +183,32 @@ import Testing
         let bad = try Reel.run(["compress", "clip.mp4", "--audio-track", "0"] + fast, in: scratch.url)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--audio-track"), "\(bad.stderr)")
+    }
+
+    /// `--target-size`: a share of the source lands under it with the report in JSON; sizes with
+    /// units parse; a bit rate beside it or a bad size is a usage error.
+    @Test func targetSize() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.long, to: scratch.url, as: "clip.mp4")
+        let sourceSize = try #require(
+            (try FileManager.default.attributesOfItem(atPath: scratch.path("clip.mp4").path))[.size] as? NSNumber).int64Value
+        let run = try Reel.run(["compress", "clip.mp4", "--target-size", "30%", "--speed", "ultrafast", "--json", "--quiet"],
+                               in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try #require(try run.jsonObject()["result"] as? [String: Any])
+        let report = try #require(result["targetSize"] as? [String: Any])
+        let target = try #require(report["targetBytes"] as? Int)
+        #expect(target == Int(sourceSize * 30 / 100))
+        let written = try #require(
+            (try FileManager.default.attributesOfItem(atPath: scratch.path("clip-compressed.mp4").path))[.size] as? NSNumber).intValue
+        #expect(written <= target && report["achievedBytes"] as? Int == written)
+        for (value, reason) in [("10x", "expected a size"), ("150%", "between 0 and 100%")] {
+            let bad = try Reel.run(["compress", "clip.mp4", "--target-size", value, "--overwrite"], in: scratch.url)
+            #expect(bad.status == 2 && bad.stderr.contains(reason), "\(value): \(bad.stderr)")
+        }
+        let clash = try Reel.run(["compress", "clip.mp4", "--target-size", "2MiB", "--bitrate", "1M", "--overwrite"], in: scratch.url)
+        #expect(clash.status == 2 && clash.stderr.contains("drop --bitrate"), "\(clash.stderr)")
     }
 
     @Test func unreadableInputFailsWithoutOutput() throws {

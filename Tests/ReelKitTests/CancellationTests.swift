@@ -47,6 +47,35 @@ import Testing
         #expect(Fixtures.contents(of: directory).isEmpty)
     }
 
+    /// Cancelled during the first of two passes (target size): no output and no statistics
+    /// folder are left.
+    @Test func cancellingATargetSizeLeavesNoStatistics() async throws {
+        let source = try Fixtures.clip("preset_source.mp4")
+        let directory = try Fixtures.scratchDirectory()
+        let compressor = VideoCompressor()
+        var config = Self.slowConfig(in: directory)
+        config.targetFileSize = .bytes(1_500_000)
+        config.useExplicitBitrate = false  // no cap that fits the target: two passes
+        let cancelled = Mutex<Bool>(false)
+        let sawStatistics = Mutex<Bool>(false)
+        let result = await Task {
+            try await compressor.compressVideo(source, config: config) { value in
+                guard value > 0.1, !cancelled.withLock({ $0 }) else { return }
+                cancelled.withLock { $0 = true }
+                let names = Fixtures.contents(of: directory)
+                sawStatistics.withLock { $0 = names.contains { $0.hasSuffix(".2pass") } }
+                compressor.cancel()
+            }
+        }.result
+        guard case .failure(let error) = result else {
+            Issue.record("compression was not cancelled")
+            return
+        }
+        #expect(error as? ReelError == .cancelled)
+        #expect(sawStatistics.withLock { $0 }, "the statistics folder should exist during the first pass")
+        #expect(Fixtures.contents(of: directory).isEmpty, "\(Fixtures.contents(of: directory))")
+    }
+
     @Test func cancellingTheTaskStopsTheWork() async throws {
         let source = try Fixtures.clip("preset_source.mp4")
         let directory = try Fixtures.scratchDirectory()

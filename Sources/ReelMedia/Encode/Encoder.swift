@@ -22,6 +22,17 @@ package struct VideoEncoderSettings: Sendable, Equatable {
     var frameRate: Double
     /// Whether to produce 10-bit output (HEVC Main10 for 10-bit sources).
     var tenBit: Bool
+    /// Two-pass rate control: which pass this encode is, with the encoder's statistics file
+    /// (written by pass 1, read by pass 2); `nil` for a single pass.
+    package var twoPass: (pass: Int, statsPath: String)? {
+        get { pass.map { ($0, statsPath) } }
+        set {
+            pass = newValue?.pass
+            statsPath = newValue?.statsPath ?? ""
+        }
+    }
+    private var pass: Int?
+    private var statsPath = ""
 
     /// Creates the value from every field.
     package init(
@@ -90,12 +101,18 @@ final class Encoder {
         }
         if settings.encoderName == "libx265" {
             var parameters = ["log-level=error", "keyint=\(settings.keyFrameInterval)"]
+            // FFmpeg 5.1's libx265 wrapper ignores the pass flags: x265 takes them as parameters.
+            if let (pass, stats) = settings.twoPass { parameters += ["pass=\(pass)", "stats=\(stats)"] }
             if let hdr { parameters += HDRSideData.x265Parameters(for: hdr) }
             av_dict_set(&options, "x265-params", parameters.joined(separator: ":"), 0)
             context.pointee.codec_tag = reel_mktag(0x68, 0x76, 0x63, 0x31)  // "hvc1", what Apple players want
         } else {
             // Keep x264 from inserting keyframes closer than the interval allows only where scenes cut.
             av_dict_set(&options, "x264-params", "keyint=\(settings.keyFrameInterval)", 0)
+            if let (pass, stats) = settings.twoPass {
+                context.pointee.flags |= pass == 1 ? AV_CODEC_FLAG_PASS1 : AV_CODEC_FLAG_PASS2
+                av_dict_set(&options, "stats", stats, 0)
+            }
         }
         try check(avcodec_open2(context, codec, &options), .encode, "avcodec_open2 (\(settings.encoderName))")
     }

@@ -81,6 +81,35 @@ package struct TranscodePlan: Sendable {
     }
 }
 
+extension TranscodePlan {
+    /// The first pass of a two-pass encode: the video alone, to FFmpeg's null muxer, the
+    /// encoder writing its statistics to `statsPath`.
+    package func firstPass(statsPath: String) -> TranscodePlan {
+        var plan = self
+        plan.audioTracks = []
+        plan.subtitleStreamIndices = []
+        plan.keepsMetadata = false
+        plan.formatName = "null"
+        plan.outputPath = "-"
+        plan.fastStart = false
+        plan.video.twoPass = (1, statsPath)
+        return plan
+    }
+
+    /// The second pass: this plan at `averageBitRate`, the encoder reading `statsPath`.
+    package func secondPass(statsPath: String, averageBitRate: Int) -> TranscodePlan {
+        var plan = self
+        plan.video.twoPass = (2, statsPath)
+        plan.video.averageBitRate = averageBitRate
+        return plan
+    }
+
+    /// The video's average bit rate, when the plan has one.
+    package var averageVideoBitRate: Int? { video.averageBitRate }
+    /// The video's bit rate cap, when the plan has one.
+    package var maximumVideoBitRate: Int? { video.maxBitRate }
+}
+
 /// A source time span, `[start, end)`; `end` is the source's end when not trimmed.
 package struct ClosedSourceRange: Sendable, Equatable {
     package var start: MediaTime
@@ -122,7 +151,7 @@ package struct AudioEncoderSettings: Sendable, Equatable {
     var encoderName: String
     var sampleRate: Int
     var channels: Int
-    var bitRate: Int
+    package var bitRate: Int
 
     /// Creates the value from every field.
     package init(

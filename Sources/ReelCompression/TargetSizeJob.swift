@@ -1,0 +1,179 @@
+import Foundation
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+/// A compression that must fit a size: the budget left after audio and container goes to the
+/// video as an average bit rate, encoded in two passes (the encoder's statistics in a hidden
+/// folder beside the output, removed whatever happens). The size is then checked: an output
+/// over the target, or more than 3% under it, is encoded again at `rate x target / actual x
+/// 0.98`, at most twice; the largest result within the target is kept, and when none is, the
+/// job fails: the result is never larger than the target.
+struct TargetSizeJob {
+    let planner: CompressionPlanner
+    let ranges: [ClosedSourceRange]
+    let location: OutputLocation
+    let progress: ProgressReporter
+    let flag: CancellationFlag
+
+    /// Re-encodes after an overshoot (or a result well under the target), at most.
+    static let retries = 2
+    /// A result at least this share of the target is kept without another encode.
+    static let closeEnough = 0.97
+
+    func run(started: Date) throws(ReelError) -> CompressionResult {
+        let source = planner.source, config = planner.config, url = source.url
+        guard let limit = config.targetFileSize else {
+            throw .invalidConfiguration("no target size", file: url)
+        }
+        let target = limit.bytes(forSourceOf: source.fileSize)
+        let budget = TargetSizeBudget(planner: planner, targetBytes: target, duration: outputDuration)
+        guard target > 0, let available = budget.videoBitrate(frameRate: planner.outputFrameRate) else {
+            throw .invalidConfiguration(
+                "a target of \(Self.describe(target)) cannot be met: the audio and the container alone take "
+                    + "\(Self.describe(Int64(budget.audioBytes + budget.containerBytes(frameRate: planner.outputFrameRate))))"
+                    + " (leave the audio out or lower its bit rate)", file: url)
+        }
+        if let kept = try presetResultIfItFits(target: target, videoBitrate: available, started: started) { return kept }
+
+        var tuned = config
+        tuned.useExplicitBitrate = true
+        tuned.bitrateMode = .average
+        tuned.useAdaptiveBitrate = false
+        tuned.contentAwareOptimization = false
+        var loweredSize: Int?, loweredRate: Double?
+        if let picture = source.primaryVideo?.video {
+            let (width, height) = planner.targetVisualSize(picture)
+            let codec = config.videoCodec.isSupported() ? config.videoCodec : (config.fallbackVideoCodec ?? config.videoCodec)
+            let lowered = TargetSizeBudget.lowered(
+                bitrate: available, width: width, height: height, frameRate: planner.outputFrameRate, hevc: codec == .hevc)
+            loweredSize = lowered.longerSide
+            loweredRate = lowered.frameRate
+        }
+        if let loweredSize { tuned.maxLongerDimension = loweredSize }
+        if let loweredRate { tuned.fps = Float(loweredRate) }
+        let frameRate = loweredRate ?? planner.outputFrameRate
+        var bitrate = TargetSizeBudget(planner: planner, targetBytes: target, duration: outputDuration)
+            .videoBitrate(frameRate: frameRate) ?? available
+        tuned.videoBitrate = max(Int(bitrate), 1_000)
+        let tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer)
+        let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
+        // The planner may lower the rate (never above 0.8x the source's): that is the rate used.
+        bitrate = Double(decision.plan.averageVideoBitRate ?? tuned.videoBitrate)
+
+        let stats = try StatsFolder(beside: location.temporaryURL)
+        defer { stats.remove() }
+        let firstPass = decision.plan.firstPass(statsPath: stats.file)
+        _ = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
+            try Transcoder(plan: firstPass, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0, to: 0.3)).run()
+        }
+        var encodes = 1
+        // The best output within the target so far, kept aside while a retry aims closer.
+        var best: (size: Int64, bitrate: Double, statistics: TranscodeStatistics)?
+        let kept = URL(fileURLWithPath: stats.url.appendingPathComponent("best").path)
+        for attempt in 0...Self.retries {
+            if flag.isRaised { throw .cancelled }
+            let plan = decision.plan.secondPass(statsPath: stats.file, averageBitRate: Int(bitrate))
+            let statistics = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
+                try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0.3, to: 0.97)).run()
+            }
+            encodes += 1
+            let size = Self.fileSize(location.temporaryURL)
+            let fits = size <= target
+            if fits, best.map({ size > $0.size }) ?? true {
+                try? FileManager.default.removeItem(at: kept)
+                try? FileManager.default.moveItem(at: location.temporaryURL, to: kept)
+                best = (size, bitrate, statistics)
+            } else {
+                location.discard()
+            }
+            // Close enough under the target, or no encode left: stop.
+            if fits && Double(size) >= Self.closeEnough * Double(target) || attempt == Self.retries { break }
+            bitrate *= Double(target) / Double(max(size, 1)) * 0.98
+        }
+        guard let best, (try? FileManager.default.moveItem(at: kept, to: location.temporaryURL)) != nil else {
+            throw .encodingFailed(url, operation: "target size",
+                                  reason: "the output stayed over the target of \(Self.describe(target)) after \(encodes) encodes; "
+                                    + "try a larger target")
+        }
+        bitrate = best.bitrate
+        let size = best.size, statistics = best.statistics
+        if flag.isRaised { throw .cancelled }
+        let output = try MediaInfo.probe(location.temporaryURL)
+        progress.report(0.99)
+        try location.commit()
+        var analytics = CompressionAnalyticsBuilder(
+            source: source, output: output, decision: decision, statistics: statistics,
+            content: nil, processingTime: Date().timeIntervalSince(started)
+        ).build()
+        analytics.encoding?.targetBitrate = Int(bitrate)
+        analytics.targetSize = TargetSizeReport(
+            targetBytes: target, achievedBytes: size, videoBitrate: Int(bitrate), encodes: encodes,
+            loweredDimensions: loweredSize == nil ? nil : analytics.compressedVisualDimensions,
+            loweredFrameRate: loweredRate, keptPresetResult: false)
+        progress.finish()
+        return CompressionResult(url: location.finalURL, analytics: analytics)
+    }
+
+    /// When the preset caps its bit rate at or below what the target allows, its own result
+    /// fits anyway (a target must not inflate it): one encode with the preset's settings,
+    /// kept when it is within the target. `nil` when the preset has no cap below the budget,
+    /// or its result came out over the target after all.
+    private func presetResultIfItFits(target: Int64, videoBitrate: Double, started: Date) throws(ReelError) -> CompressionResult? {
+        let probe = try planner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
+        guard let cap = probe.plan.maximumVideoBitRate, Double(cap) <= videoBitrate else { return nil }
+        var presetConfig = planner.config
+        presetConfig.targetFileSize = nil
+        let result = try CompressionJob(
+            source: planner.source, config: presetConfig, reducer: planner.reducer, progress: progress, flag: flag
+        ).runEncode(ranges: ranges, location: location, started: started, committing: false)
+        let size = Self.fileSize(location.temporaryURL)
+        guard size <= target else {
+            location.discard()
+            return nil
+        }
+        try location.commit()
+        var analytics = result.analytics
+        analytics.targetSize = TargetSizeReport(
+            targetBytes: target, achievedBytes: size, videoBitrate: Int(videoBitrate), encodes: 1,
+            loweredDimensions: nil, loweredFrameRate: nil, keptPresetResult: true)
+        progress.finish()
+        return CompressionResult(url: location.finalURL, analytics: analytics)
+    }
+
+    /// Seconds of output: the kept ranges, less the crossfades that overlap them.
+    private var outputDuration: Double {
+        let lengths = ranges.map { ($0.end - $0.start).seconds }
+        let fade = planner.config.crossfadeDuration
+        let joins = zip(lengths, lengths.dropFirst()).filter { fade > 0 && $0.0 > 2 * fade }.count
+        return lengths.reduce(0, +) - Double(joins) * fade
+    }
+
+    static func fileSize(_ url: URL) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// `25.0 MB (25000000 bytes)`.
+    static func describe(_ bytes: Int64) -> String {
+        String(format: "%.2f MB (%lld bytes)", Double(bytes) / 1_000_000, bytes)
+    }
+}
+
+/// A hidden folder beside the output for the encoder's two-pass statistics.
+private struct StatsFolder {
+    let url: URL
+    /// The statistics file (x264 adds `.mbtree` beside it).
+    var file: String { url.appendingPathComponent("video.stats").path }
+
+    init(beside output: URL) throws(ReelError) {
+        url = output.deletingLastPathComponent()
+            .appendingPathComponent(".\(output.lastPathComponent).2pass")
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        } catch {
+            throw .invalidOutputPath(output, reason: "cannot create the folder for two-pass statistics: \(error.localizedDescription)")
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
