@@ -42,6 +42,7 @@ struct CompressionJob: Sendable {
     func runEncode(ranges: [ClosedSourceRange], location: OutputLocation, started: Date, committing: Bool) throws(ReelError) -> CompressionResult {
         let url = source.url
         let planner = CompressionPlanner(source: source, config: config, reducer: reducer)
+        progress.stage(.encoding)
         let content = try measureContent(in: ranges)
         let decision = try planner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: content)
         let transcodeProgress = progress.phase(from: 0.03, to: 0.97)

@@ -64,6 +64,7 @@ struct TargetSizeJob {
         let stats = try StatsFolder(beside: location.temporaryURL)
         defer { stats.remove() }
         let firstPass = decision.plan.firstPass(statsPath: stats.file)
+        progress.stage(.firstPass)
         _ = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
             try Transcoder(plan: firstPass, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0, to: 0.3)).run()
         }
@@ -74,6 +75,7 @@ struct TargetSizeJob {
         for attempt in 0...Self.retries {
             if flag.isRaised { throw .cancelled }
             let plan = decision.plan.secondPass(statsPath: stats.file, averageBitRate: Int(bitrate))
+            progress.stage(.secondPass(attempt: attempt + 1))
             let statistics = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
                 try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0.3, to: 0.97)).run()
             }

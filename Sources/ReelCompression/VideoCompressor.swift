@@ -28,12 +28,14 @@ public final class VideoCompressor: Sendable {
                                        progressHandler: progressHandler)
     }
 
-    /// Compresses `source` with explicit settings.
+    /// Compresses `source` with explicit settings. `stageHandler` hears which stage is running
+    /// (the two passes of a target size, say), for displays that name it.
     public func compressVideo(
         _ source: URL,
         config: CompressionConfig,
         frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
-        progressHandler: (@Sendable (Double) -> Void)? = nil
+        progressHandler: (@Sendable (Double) -> Void)? = nil,
+        stageHandler: (@Sendable (CompressionStage) -> Void)? = nil
     ) async throws(ReelError) -> CompressionResult {
         do throws(ReelError) {
             try config.validate()
@@ -41,7 +43,8 @@ public final class VideoCompressor: Sendable {
             throw error.naming(source: source)
         }
         let info = try await probe(source)
-        return try await compressVideo(info, config: config, frameReducer: frameReducer, progressHandler: progressHandler)
+        return try await compressVideo(info, config: config, frameReducer: frameReducer, progressHandler: progressHandler,
+                                       stageHandler: stageHandler)
     }
 
     /// Probes `source` as a compression does, off Swift's cooperative threads. Pass the result
@@ -54,17 +57,20 @@ public final class VideoCompressor: Sendable {
     }
 
     /// Compresses the source `probe(_:)` described, with explicit settings; every stage reads
-    /// the probed facts instead of probing the file again.
+    /// the probed facts instead of probing the file again. `stageHandler` hears which stage is
+    /// running.
     public func compressVideo(
         _ source: MediaInfo,
         config: CompressionConfig,
         frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
-        progressHandler: (@Sendable (Double) -> Void)? = nil
+        progressHandler: (@Sendable (Double) -> Void)? = nil,
+        stageHandler: (@Sendable (CompressionStage) -> Void)? = nil
     ) async throws(ReelError) -> CompressionResult {
         do throws(ReelError) {
             try config.validate()
             return try await tracked { flag throws(ReelError) in
-                try await run(source, config: config, reducer: frameReducer, flag: flag, progressHandler: progressHandler)
+                try await run(source, config: config, reducer: frameReducer, flag: flag, progressHandler: progressHandler,
+                              stageHandler: stageHandler)
             }
         } catch {
             throw error.naming(source: source.url)
@@ -84,16 +90,17 @@ public final class VideoCompressor: Sendable {
 
     private func run(
         _ info: MediaInfo, config: CompressionConfig, reducer: some VideoFrameReducer, flag: CancellationFlag,
-        progressHandler: (@Sendable (Double) -> Void)?
+        progressHandler: (@Sendable (Double) -> Void)?, stageHandler: (@Sendable (CompressionStage) -> Void)?
     ) async throws(ReelError) -> CompressionResult {
         // Settings this FFmpeg cannot encode are refused before any work (a reel's analysis).
         try CompressionPlanner(source: info, config: config, reducer: reducer).checkEncoders()
-        let reporter = ProgressReporter(progressHandler)
+        let reporter = ProgressReporter(progressHandler, stages: stageHandler)
         var config = config
         var encodingProgress = reporter
         if case .planned(let planner) = config.trim {
             // Planning first (an analysis, say), in its share of the progress.
             let share = min(max(planner.progressShare, 0), 1)
+            reporter.stage(.planning)
             encodingProgress = reporter.subrange(from: share, to: 1)
             config.trim = .ranges(try await Self.plan(
                 planner, source: info, flag: flag, progress: reporter.subrange(from: 0, to: share)))

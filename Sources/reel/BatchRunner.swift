@@ -73,10 +73,9 @@ struct BatchRunner: Sendable {
             }
             display.begin(slot: slot, name: file.input.display, duration: settings.keptDuration(of: source))
             let result = try await compressor.compressVideo(
-                source, config: settings, frameReducer: reducer
-            ) { fraction in
-                display.update(slot: slot, fraction: fraction)
-            }
+                source, config: settings, frameReducer: reducer,
+                progressHandler: { fraction in display.update(slot: slot, fraction: fraction) },
+                stageHandler: { stage in display.update(slot: slot, stage: stage) })
             display.finish(slot: slot, status: .compressed)
             return FileOutcome(
                 file: file, status: .compressed, analytics: result.analytics, message: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import ReelKit
 import Synchronization
 
 /// Shows compression progress on standard error.
@@ -51,6 +52,21 @@ final class ProgressDisplay: Sendable {
         }
     }
 
+    /// Records which stage file `slot` is in (the two passes of a target size).
+    func update(slot: Int, stage: CompressionStage) {
+        let text: String?
+        switch stage {
+        case .firstPass: text = "pass 1/2"
+        case .secondPass(let attempt): text = attempt > 1 ? "pass 2/2, again to fit" : "pass 2/2"
+        case .planning: text = "analyzing"
+        case .encoding: text = nil
+        }
+        state.withLock { state in
+            state.running[slot]?.stage = text
+            draw(&state, force: true)
+        }
+    }
+
     /// Records that file `slot` ended with `status` (failures print their own error line).
     func finish(slot: Int, status: FileStatus) {
         state.withLock { state in
@@ -99,7 +115,7 @@ final class ProgressDisplay: Sendable {
             guard quarter > state.lastQuarter, quarter < 4 else { return }
             state.lastQuarter = quarter
             let summary = state.summary(now: now)
-            Console.printErr("\(file.name): \(quarter * 25)%\(summary.rateText)\n")
+            Console.printErr("\(file.name): \(quarter * 25)%\(file.stage.map { " (\($0))" } ?? "")\(summary.rateText)\n")
         case .bar(let width):
             guard force || now.timeIntervalSince(state.lastDraw) >= 0.1,
                   !state.running.isEmpty else { return }
@@ -120,8 +136,8 @@ final class ProgressDisplay: Sendable {
         var head = ""
         if isBatch {
             head = "[\(state.finishedCount)/\(state.total)] "
-        } else if let name = state.running.values.first?.name {
-            head = name + " "
+        } else if let file = state.running.values.first {
+            head = file.name + " " + (file.stage.map { "(\($0)) " } ?? "")
         }
         var parts = [head + bar, percent]
         if let speed = summary.speed { parts.append(Formatting.speed(speed)) }

@@ -28,6 +28,8 @@ struct ProgressState {
         var name: String
         var duration: Double?
         var fraction: Double = 0
+        /// What the file's compression is doing, when it says (`pass 1/2`), for the bar.
+        var stage: String?
     }
 
     /// Files to compress in all.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ReelCompression
 @testable import ReelKit
@@ -74,6 +75,28 @@ import Testing
         let report = try #require(result.analytics.targetSize)
         #expect(report.keptPresetResult && report.encodes == 1)
         #expect(Self.size(result.url) < 300_000)
+    }
+
+    @Test func theStagesNameThePasses() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        var config = Harness.fastConfig(in: directory)
+        config.targetFileSize = .bytes(150_000)
+        let stages = Mutex<[CompressionStage]>([])
+        let fractions = Mutex<[Double]>([])
+        _ = try await VideoCompressor().compressVideo(
+            try Fixtures.clip("cfr_audio.mp4"), config: config,
+            progressHandler: { value in fractions.withLock { $0.append(value) } },
+            stageHandler: { stage in stages.withLock { $0.append(stage) } })
+        let seen = stages.withLock { $0 }
+        #expect(seen.first == .firstPass && seen.dropFirst().first == .secondPass(attempt: 1), "\(seen)")
+        let values = fractions.withLock { $0 }
+        #expect(values == values.sorted() && values.last == 1)
+        var plain = Harness.fastConfig(in: directory)
+        plain.outputURL = directory.appendingPathComponent("plain.mp4")
+        stages.withLock { $0 = [] }
+        _ = try await VideoCompressor().compressVideo(
+            try Fixtures.clip("cfr_audio.mp4"), config: plain, stageHandler: { stage in stages.withLock { $0.append(stage) } })
+        #expect(stages.withLock { $0 } == [.encoding])
     }
 
     @Test func aTargetTheAudioAloneExceedsIsRefusedBeforeEncoding() async throws {
