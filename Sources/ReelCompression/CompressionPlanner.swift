@@ -216,6 +216,13 @@ struct CompressionPlanner {
         return (even((Double(width) * scale).rounded()), outHeight)
     }
 
+    /// How a bit rate scales from the source's pixel rate to a smaller output's: the ratio of
+    /// pixel rates to the power 0.75 (1 when the output is not smaller).
+    static func pixelRateScale(source: Double, output: Double) -> Double {
+        guard source > 0, output > 0, output < source else { return 1 }
+        return pow(output / source, 0.75)
+    }
+
     private struct RateChoice {
         var crf: Double?
         var average: Int?
@@ -234,12 +241,17 @@ struct CompressionPlanner {
             let outputPixelRate = Double(outputPixels) * max(outputRate, 1)
             bitrate = min(bitrate, max(sourceBitrate * outputPixelRate / sourcePixelRate, 100_000))
         }
-        // Never bigger than needed: a request above 1.2x the source becomes 0.8x the source,
-        // but not below a floor (0.005 bits per output pixel, at least 100 kbps): a VBV cap
-        // starved to the few kb/s of a nearly black source makes the encoder emit gray frames.
-        if sourceBitrate > 0, bitrate > sourceBitrate * 1.2 {
+        // Never bigger than needed: a request above 1.2x what the source spends on the output's
+        // picture becomes 0.8x that, but not below a floor (0.005 bits per output pixel, at least
+        // 100 kbps): a VBV cap starved to the few kb/s of a nearly black source makes the encoder
+        // emit gray frames. What the source spends is its bit rate scaled by the pixel rate to the
+        // power 0.75 (smaller pictures need more bits per pixel), when the output is smaller.
+        let equivalent = sourceBitrate * Self.pixelRateScale(
+            source: Double(picture.width * picture.height) * max(picture.frameRate, 1),
+            output: Double(outputPixels) * max(outputRate, 1))
+        if equivalent > 0, bitrate > equivalent * 1.2 {
             let floor = max(100_000, 0.005 * Double(outputPixels) * max(outputRate, 1))
-            bitrate = max(sourceBitrate * 0.8, min(floor, bitrate))
+            bitrate = max(equivalent * 0.8, min(floor, bitrate))
         }
         let rate = Int(bitrate.rounded())
         switch config.bitrateMode {

@@ -72,6 +72,22 @@ import Testing
         #expect(starved.plan.video.maxBitRate == 138_240)
     }
 
+    /// A low-bit-rate 720p film (542 kb/s) made smaller for messaging (854x480, 1 Mb/s cap): the
+    /// cap follows what the source spends on the smaller picture, 542k x (854x480 / 1280x720)^0.75
+    /// = 295 kb/s, times 0.8; it was 0.8x the source's whole rate (434 kb/s), so the output came
+    /// out barely smaller than the source.
+    @Test func theClampFollowsTheSmallerPicture() throws {
+        let decision = try Self.decide(Self.source(width: 1280, height: 720, fps: 24, videoBitrate: 542_000)) {
+            $0.videoBitrate = 1_000_000
+            $0.maxLongerDimension = 854
+            $0.fps = 24
+        }
+        let expected = 0.8 * 542_000 * pow(854.0 * 480 / (1280 * 720), 0.75)
+        let cap = Double(try #require(decision.plan.video.maxBitRate))
+        #expect(abs(cap - expected) < 2_000, "\(cap) vs \(expected)")
+        #expect(cap < 250_000)
+    }
+
     @Test func adaptiveBitrateFollowsThePixelRate() throws {
         // 1080p30 at 8 Mbps scaled to 960x540 at 15 fps: an eighth of the pixel rate -> 1 Mbps.
         let decision = try Self.decide(Self.source(videoBitrate: 8_000_000)) {
