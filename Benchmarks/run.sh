@@ -5,7 +5,7 @@
 #   Benchmarks/run.sh                               # everything (make bench)
 #   BENCH_RUNS=5 Benchmarks/run.sh                  # runs per side (default 3)
 #   BENCH_ONLY=compression,analysis Benchmarks/run.sh
-#       sections: compression quality analysis reels memory faces realeval
+#       sections: compression quality analysis reels memory faces realeval targetsize
 #   BENCH_FULL_RUNS=3                               # runs of the 10-minute full transcode (default 1)
 set -euo pipefail
 
@@ -19,7 +19,7 @@ VENV="$BENCH_DIR/.venv"
 REEL="${REEL:-$ROOT/.build/release/reel}"
 RUNS="${BENCH_RUNS:-3}"
 FULL_RUNS="${BENCH_FULL_RUNS:-1}"
-ONLY="${BENCH_ONLY:-compression,quality,analysis,reels,memory,faces,realeval}"
+ONLY="${BENCH_ONLY:-compression,quality,analysis,reels,memory,faces,realeval,targetsize}"
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 export LC_ALL=C
 
@@ -328,6 +328,20 @@ bench_realeval() {
         "$dir" "$RES"
 }
 
+# ---------------------------------------------------------------- 8. target size
+# reel compress --target-size against the two usual ffmpeg recipes at the same size, frame rate
+# and audio bit rate (a computed bit rate in two passes; one pass with a VBV cap), on two lavfi
+# clips and two real ones, targets of 2, 5, 10, 25 MB: achieved bytes, error, wall, SSIM.
+# targetsize/bench.py writes targetsize.json (every number and the exact commands).
+bench_targetsize() {
+    start_section targetsize
+    rm -f "$RES/targetsize.json"
+    log "targetsize: real footage (cached in Benchmarks/.work/footage)"
+    "$ROOT/Fixtures/fetch-real-footage.sh" "$WORK/footage"
+    log "targetsize: reel --target-size vs ffmpeg two-pass and one-pass VBV (one run each)"
+    REEL="$REEL" python3 "$BENCH_DIR/targetsize/bench.py" "$OUT/targetsize" "$RES" "$IN" "$WORK/footage"
+}
+
 # ---------------------------------------------------------------- main
 main() {
     local t0=$SECONDS
@@ -337,7 +351,7 @@ main() {
     machine_info
     # shellcheck source=Benchmarks/inputs.sh
     source "$BENCH_DIR/inputs.sh"
-    if want compression || want quality || want analysis || want reels || want memory; then
+    if want compression || want quality || want analysis || want reels || want memory || want targetsize; then
         log "inputs (cached in Benchmarks/.work/inputs)"
         make_inputs
     fi
@@ -348,6 +362,7 @@ main() {
     want memory && bench_memory
     want faces && bench_faces
     want realeval && bench_realeval
+    want targetsize && bench_targetsize
     echo "$((SECONDS - t0))" > "$RES/runtime.txt"
     # one line per invocation: date, sections, seconds (BENCHMARKS.md lists the runs its figures come from)
     echo "$(date -u '+%Y-%m-%d %H:%M UTC') $ONLY $((SECONDS - t0))" >> "$RES/runtime.log"

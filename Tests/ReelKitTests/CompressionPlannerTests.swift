@@ -239,4 +239,14 @@ import Testing
         #expect(throws: ReelError.self) { try config.validate() }
         #expect(throws: Never.self) { try CompressionConfig().validate() }
     }
+
+    /// x265 under a VBV cap may raise the rate factor by at most 4 (its keyframes starved
+    /// otherwise); without a cap, or in average mode, nothing limits it.
+    @Test func x265KeepsItsKeyframesUnderACap() throws {
+        let capped = try Self.decide(Self.source()) { $0.videoCodec = .hevc; $0.videoBitrate = 5_000_000; $0.videoQuality = 0.65 }
+        let crf = try #require(capped.plan.video.constantRateFactor)
+        #expect(Encoder.x265Parameters(for: capped.plan.video).contains(String(format: "crf-max=%.2f", crf + 4)))
+        let free = try Self.decide(Self.source()) { $0.videoCodec = .hevc; $0.useExplicitBitrate = false }
+        #expect(!Encoder.x265Parameters(for: free.plan.video).contains { $0.hasPrefix("crf-max") })
+    }
 }

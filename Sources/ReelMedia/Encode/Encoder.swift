@@ -100,9 +100,7 @@ final class Encoder {
             av_dict_set(&options, "crf", String(format: "%.2f", crf), 0)
         }
         if settings.encoderName == "libx265" {
-            var parameters = ["log-level=error", "keyint=\(settings.keyFrameInterval)"]
-            // FFmpeg 5.1's libx265 wrapper ignores the pass flags: x265 takes them as parameters.
-            if let (pass, stats) = settings.twoPass { parameters += ["pass=\(pass)", "stats=\(stats)"] }
+            var parameters = Self.x265Parameters(for: settings)
             if let hdr { parameters += HDRSideData.x265Parameters(for: hdr) }
             av_dict_set(&options, "x265-params", parameters.joined(separator: ":"), 0)
             context.pointee.codec_tag = reel_mktag(0x68, 0x76, 0x63, 0x31)  // "hvc1", what Apple players want
@@ -154,6 +152,23 @@ final class Encoder {
         }
         try check(avcodec_open2(context, codec, nil), .encode, "avcodec_open2 (\(encoderName))")
     }
+
+    /// The `x265-params` of `settings` (HDR metadata apart).
+    static func x265Parameters(for settings: VideoEncoderSettings) -> [String] {
+        var parameters = ["log-level=error", "keyint=\(settings.keyFrameInterval)"]
+        // FFmpeg 5.1's libx265 wrapper ignores the pass flags: x265 takes them as parameters.
+        if let (pass, stats) = settings.twoPass { parameters += ["pass=\(pass)", "stats=\(stats)"] }
+        // Under a VBV cap, x265 3.5 starves the keyframes of busy stretches (25 dB against 35
+        // without the cap on the 1080p benchmark clip); letting the cap raise the rate factor by
+        // at most 4 keeps them near 31 dB for 0.5% more bytes.
+        if let crf = settings.constantRateFactor, settings.maxBitRate != nil {
+            parameters.append(String(format: "crf-max=%.2f", crf + vbvRateFactorHeadroom))
+        }
+        return parameters
+    }
+
+    /// How far x265's VBV may raise the rate factor above the CRF.
+    static let vbvRateFactorHeadroom = 4.0
 
     var timeBase: AVRational { pointer.pointee.time_base }
     var frameSize: Int32 { pointer.pointee.frame_size }
