@@ -16,7 +16,7 @@ struct AnalysisRun {
         let readout = try AnalysisReader.read(
             source: source, sampleRate: options.sampleRate, width: options.analysisWidth, height: options.analysisHeight,
             faces: options.faces.map { faces in
-                FacePictureSampling(size: faces.size, everySlots: max(Int((faces.interval * options.sampleRate).rounded()), 1),
+                FacePictureSampling(size: faces.size, everySlots: max(Int((faces.interval(forDuration: source.duration) * options.sampleRate).rounded()), 1),
                                     rotation: source.primaryVideo?.video?.rotation ?? 0)
             },
             workers: options.decodeWorkers, shouldCancel: shouldCancel, progress: { [progress] in progress($0 * 0.9) },

@@ -101,14 +101,14 @@ enum KeyFrameSelector {
         1 - 0.5 * min(intrusion / 0.3, 1)
     }
 
-    /// How clearly a subject is in frame: a face of fair size fully inside the picture scores
-    /// 1, one cut by the edge 0.3; without a face (or where faces were not looked for), the
-    /// centre-surround subject cue.
+    /// How clearly a subject is in frame: a face fully inside the picture scores up to 1 (at 8%
+    /// of the picture and larger: close-ups make posters), one cut by the edge 0.3; without a
+    /// face (or where faces were not looked for), the centre-surround subject cue.
     static func subject(_ frame: FrameFeatures) -> Double {
         if let faces = frame.faces, let box = faces.boxes.first {
             let margin = 0.01
             let inside = box.minX > margin && box.minY > margin && box.maxX < 1 - margin && box.maxY < 1 - margin
-            let size = min(faces.largestArea / 0.02, 1)
+            let size = min(faces.largestArea / 0.08, 1)
             return inside ? max(size, frame.subject) : 0.3
         }
         return frame.subject

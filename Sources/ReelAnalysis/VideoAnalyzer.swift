@@ -14,6 +14,15 @@ public struct FacePresenceOptions: Sendable, Equatable {
     public var size = 480
     /// Detections scoring below this are ignored.
     public var minimumScore = 0.25
+    /// Pictures searched at least, however short the video: a short clip is searched more
+    /// often than every `interval` (a 4 s clip every third of a second, not twice).
+    public var minimumSearches = 12
+
+    /// Seconds between searched samples for a video of `duration` seconds.
+    public func interval(forDuration duration: Double) -> Double {
+        guard duration > 0 else { return interval }
+        return min(interval, duration / Double(max(minimumSearches, 1)))
+    }
 
     /// The defaults.
     public init() {}

@@ -199,7 +199,9 @@ final class AnalysisVideoWorker {
             scaler = existing
         } else {
             let width = Int(frame.width), height = Int(frame.height)
-            let scale = min(Double(sampling.size) / Double(max(width, height, 1)), 1)
+            // Small videos (QCIF, 240p) are enlarged up to twice: their faces are smaller than
+            // the 80 pixels the HOG detector needs.
+            let scale = min(Double(sampling.size) / Double(max(width, height, 1)), 2)
             scaler = try Downscaler(width: max(Int(Double(width) * scale) / 2 * 2, 2),
                                     height: max(Int(Double(height) * scale) / 2 * 2, 2))
             faceScaler = scaler

@@ -10,15 +10,36 @@ import Testing
         // 4 s of a portrait, 4 s of the astronaut (a smaller face), 4 s of a cat.
         let video = try FaceFixtures.slideshow(["obama.jpg", "astronaut.png", "chelsea.png"], seconds: 4, as: "three.mp4", in: directory)
         let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: video))
-        // One searched sample every 2 s.
-        #expect(analysis.faces.count == 6, "\(analysis.faces.map(\.time.seconds))")
+        // At least 12 searched samples however short the video: every second of these 12.
+        #expect(analysis.faces.count == 12, "\(analysis.faces.map(\.time.seconds))")
         let withFaces = analysis.faces.filter { $0.presence.count > 0 }.map { Int($0.time.seconds) }
-        #expect(withFaces.allSatisfy { $0 < 8 } && withFaces.count >= 3, "faces at \(withFaces)")
+        #expect(withFaces.allSatisfy { $0 < 8 } && withFaces.count >= 6, "faces at \(withFaces)")
         let portrait = try #require(analysis.faces.first { $0.time.seconds < 1 }?.presence)
         #expect(portrait.count == 1 && portrait.largestArea > 0.05 && portrait.centrality > 0.5, "\(portrait)")
         let first = try #require(analysis.segments.first)
         #expect(first.features.faceShare > 0.7 && first.features.faceArea > 0.05, "\(first.features)")
         #expect(analysis.segments.last?.features.faceShare == 0)
+    }
+
+    /// A QCIF-sized video (as old phones and video calls made) has faces smaller than the
+    /// 80 pixels the detector needs: its pictures are searched enlarged, up to twice.
+    @Test func facesInSmallVideosAreFound() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        let video = directory.appendingPathComponent("small.mp4")
+        try Fixtures.run("/usr/bin/ffmpeg", [
+            "-v", "error", "-y", "-loop", "1", "-framerate", "25", "-t", "4", "-i", try FaceFixtures.photo("obama.jpg").path,
+            "-vf", "scale=-2:144,format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-threads", "2", video.path,
+        ])
+        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: video))
+        let found = analysis.faces.filter { $0.presence.count > 0 }
+        #expect(found.count >= 6, "\(analysis.faces.map { ($0.time.seconds, $0.presence.count) })")
+    }
+
+    @Test func searchesAreCloserInShortVideos() {
+        let options = FacePresenceOptions()
+        #expect(options.interval(forDuration: 600) == 2)
+        #expect(abs(options.interval(forDuration: 4) - 1.0 / 3) < 1e-9)
+        #expect(options.interval(forDuration: 0) == 2)
     }
 
     @Test func theFacePassCanBeTurnedOff() async throws {
