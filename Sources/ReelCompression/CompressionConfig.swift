@@ -58,6 +58,13 @@ public struct CompressionConfig: Sendable, Equatable {
     /// the picture (then the frame rate) is made smaller when the budget is too small for it.
     /// See `CompressionAnalytics.targetSize`.
     public var targetFileSize: TargetFileSize?
+    /// A picture quality to reach, shot by shot, at the fewest bytes (`reel compress
+    /// --target-quality ssim:0.98`): each shot's sample is encoded at a few rate factors and
+    /// measured against the source (libavfilter's `ssim`/`psnr`), and the shot is encoded at the
+    /// largest one that reaches the target. H.264 changes its rate factor at each shot, starting
+    /// a closed group of pictures there; HEVC gets one, the lowest the shots need. Overrides the
+    /// preset's rate control. See `CompressionAnalytics.targetQuality`.
+    public var targetQuality: TargetQuality?
     /// Lossless cut: copy the video and audio packets unchanged instead of re-encoding, with
     /// every range widened to whole groups of pictures (start on the keyframe at or before it,
     /// end on the keyframe at or after it). Encoding settings do not apply; `audioBitrate <= 0`
@@ -140,6 +147,17 @@ public struct CompressionConfig: Sendable, Equatable {
             }
             if streamCopy {
                 throw .invalidConfiguration("a stream copy cannot aim at a size: it does not re-encode")
+            }
+        }
+        if let quality = targetQuality {
+            let valid = quality.metric == .ssim ? (0.5..<1).contains(quality.value) : (15...80).contains(quality.value)
+            if !valid {
+                throw .invalidConfiguration(quality.metric == .ssim
+                    ? "a target SSIM is between 0.5 and 1 (0.98 looks like the source), got \(quality.value)"
+                    : "a target PSNR is between 15 and 80 dB, got \(quality.value)")
+            }
+            if streamCopy || targetFileSize != nil || crossfadeDuration > 0 {
+                throw .invalidConfiguration("a target quality cannot be combined with a stream copy, a target size or crossfades")
             }
         }
         if trim != .whole && (trimStartTime != nil || trimEndTime != nil) {

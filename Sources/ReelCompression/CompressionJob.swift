@@ -12,6 +12,8 @@ struct CompressionJob: Sendable {
     let reducer: any VideoFrameReducer
     let progress: ProgressReporter
     let flag: CancellationFlag
+    /// Shot starts for a target quality (the config's shot planner ran first), else empty.
+    var shotStarts: [Double] = []
 
     func run() throws(ReelError) -> CompressionResult {
         let started = Date()
@@ -25,6 +27,10 @@ struct CompressionJob: Sendable {
             if config.streamCopy {
                 return try StreamCopyJob(planner: planner, requested: ranges, location: location,
                                          progress: progress, flag: flag).run(started: started)
+            }
+            if config.targetQuality != nil {
+                return try TargetQualityJob(planner: planner, ranges: ranges, shotStarts: shotStarts, location: location,
+                                            progress: progress, flag: flag).run(started: started)
             }
             if config.targetFileSize != nil {
                 return try TargetSizeJob(planner: planner, ranges: ranges, location: location, progress: progress, flag: flag)

@@ -144,7 +144,7 @@ struct CompressionPlanner {
 
     /// `time` (on the API's timeline) moved to the nearest boundary of the output's frames,
     /// counted from the video's first frame.
-    private func onFrameGrid(_ time: MediaTime) -> MediaTime {
+    func onFrameGrid(_ time: MediaTime) -> MediaTime {
         let videoStart = source.primaryVideoStreamIndex.flatMap { source.layout?.stream($0)?.startSeconds }
             .map { max($0 - source.startTime, 0) } ?? 0
         let rate = outputFrameRate

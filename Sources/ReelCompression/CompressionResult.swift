@@ -100,6 +100,8 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     public var encoding: EncodingSummary?
     /// How the target size was met, for a compression with `targetFileSize`.
     public var targetSize: TargetSizeReport? = nil
+    /// How the target quality was met, for a compression with `targetQuality`.
+    public var targetQuality: TargetQualityReport? = nil
 }
 
 /// The video encoder settings a compression ended up using.

@@ -105,9 +105,15 @@ public final class VideoCompressor: Sendable {
             config.trim = .ranges(try await Self.plan(
                 planner, source: info, flag: flag, progress: reporter.subrange(from: 0, to: share)))
         }
-        let job = CompressionJob(source: info, config: config, reducer: reducer,
+        var job = CompressionJob(source: info, config: config, reducer: reducer,
                                  progress: encodingProgress, flag: flag)
-        return try await BlockingWork.run(flag: flag) { () throws(ReelError) in try job.run() }
+        if let shots = config.targetQuality?.shots {
+            reporter.stage(.planning)
+            job.shotStarts = try await shots.shotStarts(of: info)
+            if flag.isRaised { throw .cancelled }
+        }
+        let planned = job
+        return try await BlockingWork.run(flag: flag) { () throws(ReelError) in try planned.run() }
     }
 
     /// Runs `planner` for `source`; `cancel()` (through `flag`) or cancelling the task stops it.

@@ -72,6 +72,8 @@ enum CompressHelp {
                help: "Video bit rate (cap or average), e.g. 2M or 800k."),
         .value("quality", valueName: "Q",
                help: "Quality from 0 (smallest) to 1 (best), e.g. 0.7."),
+        .value("target-quality", valueName: "METRIC:VALUE",
+               help: "Reach this quality shot by shot at the fewest bytes: ssim:0.98 or psnr:40 (samples each shot)."),
         .value("target-size", valueName: "SIZE",
                help: "Never larger than this: 25M or 25MB (10^6 bytes), 24MiB (2^20), or 40% of the source; two passes."),
         .flag("adaptive-bitrate",

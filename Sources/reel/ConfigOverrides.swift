@@ -102,6 +102,18 @@ struct ConfigOverrides {
         if let quality = try arguments.value("quality", as: ValueParsers.fraction) {
             config.videoQuality = Float(quality)
         }
+        if let quality = arguments.value("target-quality") {
+            let parts = quality.lowercased().split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let metric = TargetQuality.Metric(rawValue: parts[0]), let value = Double(parts[1]) else {
+                throw .invalidValue(option: "--target-quality", value: quality, reason: "expected ssim:VALUE or psnr:VALUE, such as ssim:0.98 or psnr:40")
+            }
+            let given = ["bitrate", "rate-control", "quality", "target-size", "crossfade"].filter { arguments.value($0) != nil }
+                + (arguments.flag("copy") ? ["copy"] : [])
+            if let clash = given.first {
+                throw .invalidValue(option: "--target-quality", value: quality, reason: "the quality target decides the rates; drop --\(clash)")
+            }
+            config.targetQuality = .analyzedShots(metric, value)
+        }
         if let target = try arguments.value("target-size", as: TargetSizeOption.parse) {
             let given = ["bitrate", "rate-control", "quality"].filter { arguments.value($0) != nil }
                 + (arguments.flag("copy") ? ["copy"] : [])

@@ -79,6 +79,25 @@ enum ResultJSON {
             ("contentAdjustment", result.contentAdjustment.map(content) ?? .null),
             ("droppedTracks", .array(result.droppedTracks.map(dropped))),
             ("targetSize", result.targetSize.map(targetSize) ?? .null),
+            ("targetQuality", result.targetQuality.map(targetQuality) ?? .null),
+        ])
+    }
+
+    /// How the target quality was met: the rate factor of each segment and its samples.
+    private static func targetQuality(_ report: TargetQualityReport) -> JSONValue {
+        .object([
+            ("metric", .string(report.metric.rawValue)),
+            ("target", .init(report.target)),
+            ("perSegment", .bool(report.perSegment)),
+            ("sampleEncodes", .init(report.sampleEncodes)),
+            ("samplingTime", .init(report.samplingTime)),
+            ("segments", .array(report.segments.map { segment in
+                .object([
+                    ("start", .init(segment.start)), ("end", .init(segment.end)),
+                    ("constantRateFactor", .init(segment.constantRateFactor)),
+                    ("samples", .array(segment.samples.map { .array($0.map { JSONValue($0) }) })),
+                ])
+            })),
         ])
     }
 

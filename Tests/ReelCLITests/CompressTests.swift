@@ -11,7 +11,7 @@ import Testing
         let run = try Reel.run([
             "compress", "clip.mp4", "--max-dimension", "160", "--fps", "15", "--audio-channels", "1",
             "--audio-rate", "32000", "--audio-bitrate", "48k", "--keyint", "10", "--bitrate",
-            "300k", "--no-content-aware", "--speed", "ultrafast", "--json", "--quiet",
+            "100k", "--no-content-aware", "--speed", "ultrafast", "--json", "--quiet",
         ], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "--quiet prints nothing on stderr: \(run.stderr)")
@@ -21,7 +21,8 @@ import Testing
         let result = try #require(object["result"] as? [String: Any])
         let encoding = try #require(result["encoding"] as? [String: Any])
         #expect(encoding["keyFrameInterval"] as? Int == 10)
-        #expect(encoding["maxBitrate"] as? Int == 300_000)
+        // Under what the source spends on a 160x90 15 fps picture, so the source-rate clamp keeps it.
+        #expect(encoding["maxBitrate"] as? Int == 100_000)
 
         let info = try MediaInfo.probe(scratch.path("clip-compressed.mp4"))
         let video = try #require(info.primaryVideo?.video)
@@ -85,7 +86,7 @@ import Testing
         #expect(Set(result.keys) == [
             "compressionRatio", "processingTime", "videoCodec", "original", "compressed",
             "encoding", "contentAdjustment", "droppedTracks", "keptRanges", "requestedRanges", "streamCopied",
-            "corruptPacketsSkipped", "damagedFrames", "targetSize",
+            "corruptPacketsSkipped", "damagedFrames", "targetSize", "targetQuality",
         ])
         #expect(result["corruptPacketsSkipped"] as? Int == 0)
         #expect(result["damagedFrames"] as? Int == 0)
@@ -208,6 +209,28 @@ import Testing
             #expect(bad.status == 2 && bad.stderr.contains(reason), "\(value): \(bad.stderr)")
         }
         let clash = try Reel.run(["compress", "clip.mp4", "--target-size", "2MiB", "--bitrate", "1M", "--overwrite"], in: scratch.url)
+        #expect(clash.status == 2 && clash.stderr.contains("drop --bitrate"), "\(clash.stderr)")
+    }
+
+    /// `--target-quality ssim:0.97`: per-shot rate factors in the JSON; a bad value or a
+    /// bit rate beside it is a usage error.
+    @Test func targetQuality() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.long, to: scratch.url, as: "clip.mp4")
+        let run = try Reel.run(["compress", "clip.mp4", "--target-quality", "ssim:0.97", "--speed", "ultrafast", "--json", "--quiet"],
+                               in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try #require(try run.jsonObject()["result"] as? [String: Any])
+        let report = try #require(result["targetQuality"] as? [String: Any])
+        #expect(report["metric"] as? String == "ssim" && report["target"] as? Double == 0.97)
+        let segments = try #require(report["segments"] as? [[String: Any]])
+        #expect(!segments.isEmpty && segments.allSatisfy { $0["constantRateFactor"] is Double })
+        for value in ["ssim", "vmaf:90", "ssim:2"] {
+            let bad = try Reel.run(["compress", "clip.mp4", "--target-quality", value, "--overwrite"], in: scratch.url)
+            #expect(bad.status == 2, "\(value): \(bad.stderr)")
+        }
+        let clash = try Reel.run(["compress", "clip.mp4", "--target-quality", "psnr:40", "--bitrate", "1M", "--overwrite"], in: scratch.url)
         #expect(clash.status == 2 && clash.stderr.contains("drop --bitrate"), "\(clash.stderr)")
     }
 

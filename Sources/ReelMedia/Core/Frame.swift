@@ -78,6 +78,11 @@ final class Frame {
 
     /// Forgets the picture type the decoder set, so an encoder chooses its own (a decoded
     /// frame keeps the source's I/P/B type, and x264/x265 would copy the source's GOP from it).
+    /// Asks the encoder to start a closed group of pictures here (an IDR frame).
+    func forceKeyframe() {
+        pointer.pointee.pict_type = AV_PICTURE_TYPE_I
+    }
+
     func clearPictureType() {
         pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
         pointer.pointee.key_frame = 0

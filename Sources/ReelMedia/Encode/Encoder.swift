@@ -167,6 +167,12 @@ final class Encoder {
         return parameters
     }
 
+    /// Changes the constant rate factor from the next frame on (libx264 reconfigures itself
+    /// between frames; FFmpeg 5.1's libx265 cannot).
+    func setConstantRateFactor(_ crf: Double) throws(MediaFailure) {
+        try check(av_opt_set_double(pointer.pointee.priv_data, "crf", crf, 0), .encode, "av_opt_set_double (crf)")
+    }
+
     /// How far x265's VBV may raise the rate factor above the CRF.
     static let vbvRateFactorHeadroom = 4.0
 

@@ -37,6 +37,9 @@ package struct TranscodePlan: Sendable {
     var reducer: any VideoFrameReducer
     /// Target frame rate for frame reduction; `nil` keeps every frame.
     var targetFrameRate: Double?
+    /// Constant rate factors by output time, each from its start on and beginning a closed
+    /// group of pictures there (per-shot quality); empty keeps `video`'s one rate throughout.
+    package var rateSchedule: [RateChange] = []
     /// Whether the source's container and stream tags (creation time, title, location,
     /// languages, handler names) go into the output.
     var keepsMetadata: Bool
@@ -106,6 +109,37 @@ extension TranscodePlan {
 
     /// The video's average bit rate, when the plan has one.
     package var averageVideoBitRate: Int? { video.averageBitRate }
+    /// The video's constant rate factor, when it has one.
+    package var constantRateFactor: Double? { video.constantRateFactor }
+    /// The picture as the plan's filter makes it, without denoising: what an encode of this
+    /// plan is compared with.
+    package var referenceFilter: String {
+        videoFilter.split(separator: ",").filter { !$0.hasPrefix("hqdn3d") }.joined(separator: ",")
+    }
+    /// This plan with per-shot rate factors.
+    package func scheduling(_ changes: [RateChange]) -> TranscodePlan {
+        var plan = self
+        plan.rateSchedule = changes
+        if let first = changes.first { plan.video.constantRateFactor = first.constantRateFactor }
+        return plan
+    }
+    /// This plan for a sample: `ranges` only, at `crf`, into `path`, video alone.
+    package func sample(_ ranges: [ClosedSourceRange], crf: Double, path: String) -> TranscodePlan {
+        var plan = self
+        plan.ranges = ranges
+        plan.video.constantRateFactor = crf
+        plan.video.maxBitRate = nil
+        plan.video.bufferSize = nil
+        plan.video.averageBitRate = nil
+        plan.audioTracks = []
+        plan.subtitleStreamIndices = []
+        plan.keepsMetadata = false
+        plan.outputPath = path
+        plan.fastStart = false
+        plan.crossfade = 0
+        return plan
+    }
+
     /// The video's bit rate cap, when the plan has one.
     package var maximumVideoBitRate: Int? { video.maxBitRate }
 }
@@ -115,9 +149,9 @@ package struct ClosedSourceRange: Sendable, Equatable {
     package var start: MediaTime
     package var end: MediaTime
     /// Whether `start` is past the first frame (a seek is needed).
-    var needsSeek: Bool
+    package var needsSeek: Bool
     /// Whether `end` is before the source end (stop early).
-    var endsEarly: Bool
+    package var endsEarly: Bool
 
     /// Creates the value from every field.
     package init(
@@ -130,6 +164,19 @@ package struct ClosedSourceRange: Sendable, Equatable {
         self.end = end
         self.needsSeek = needsSeek
         self.endsEarly = endsEarly
+    }
+}
+
+/// A constant rate factor from an output time on.
+package struct RateChange: Sendable, Equatable {
+    /// Seconds on the output's timeline.
+    package var start: Double
+    package var constantRateFactor: Double
+
+    /// Creates the value from every field.
+    package init(start: Double, constantRateFactor: Double) {
+        self.start = start
+        self.constantRateFactor = constantRateFactor
     }
 }
 

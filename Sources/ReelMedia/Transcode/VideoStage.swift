@@ -222,6 +222,24 @@ final class VideoStage {
         try pullFiltered(from: graph)
     }
 
+    /// Index of the next entry of `plan.rateSchedule` to apply.
+    private var nextRateChange = 0
+
+    /// Switches the encoder's rate factor, and starts a keyframe, at each scheduled time.
+    private func applyRateSchedule(to frame: Frame, timeBase: AVRational, encoder: Encoder) throws(MediaFailure) {
+        let schedule = plan.rateSchedule
+        guard nextRateChange < schedule.count else { return }
+        let seconds = Double(frame.pts) * av_q2d(timeBase)
+        var change: RateChange?
+        while nextRateChange < schedule.count && seconds >= schedule[nextRateChange].start - 1e-4 {
+            change = schedule[nextRateChange]
+            nextRateChange += 1
+        }
+        guard let change else { return }
+        try encoder.setConstantRateFactor(change.constantRateFactor)
+        if seconds > 1e-4 { frame.forceKeyframe() }
+    }
+
     private func pullFiltered(from graph: FilterGraph) throws(MediaFailure) {
         while try graph.pull(into: filtered) == .produced {
             defer { filtered.unreference() }
@@ -232,8 +250,10 @@ final class VideoStage {
                 encoder = try openEncoder(for: filtered, graph: graph)
                 self.encoder = encoder
             }
-            // Let x264/x265 choose picture types, as the ffmpeg CLI does.
+            // Let x264/x265 choose picture types, as the ffmpeg CLI does, except where a new
+            // rate factor starts (a shot of its own).
             filtered.clearPictureType()
+            try applyRateSchedule(to: filtered, timeBase: graph.outputTimeBase, encoder: encoder)
             try encoder.encode(filtered, into: packet, write)
             statistics.framesEncoded += 1
         }

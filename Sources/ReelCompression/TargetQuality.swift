@@ -1,0 +1,109 @@
+import Foundation
+import ReelMedia
+import ReelSupport
+
+/// A picture quality the output must reach, shot by shot, at the fewest bytes.
+public struct TargetQuality: Sendable, Equatable {
+    /// How quality is measured (libavfilter's filters, in-process).
+    public enum Metric: String, Sendable, Codable, CaseIterable {
+        /// Structural similarity, 0...1 (`ssim`'s `All`); 0.98 looks like the source to most eyes.
+        case ssim
+        /// Peak signal-to-noise ratio in dB (`psnr`'s average).
+        case psnr
+    }
+
+    /// The measure.
+    public var metric: Metric
+    /// The value each shot's mean must reach.
+    public var value: Double
+    /// Where shots start; `nil` cuts the video into pieces of `fixedSegmentSeconds`.
+    /// `ReelKit` offers the analyzer's shots (`TargetQuality.analyzedShots`).
+    public var shots: (any ShotPlanner)?
+
+    /// Pieces the video is cut into without a shot planner, in seconds.
+    public static let fixedSegmentSeconds = 5.0
+
+    /// A target of `value` in `metric`, per shot from `shots`.
+    public init(_ metric: Metric, _ value: Double, shots: (any ShotPlanner)? = nil) {
+        self.metric = metric
+        self.value = value
+        self.shots = shots
+    }
+
+    public static func == (lhs: TargetQuality, rhs: TargetQuality) -> Bool {
+        guard lhs.metric == rhs.metric, lhs.value == rhs.value else { return false }
+        switch (lhs.shots, rhs.shots) {
+        case (nil, nil): return true
+        case (let left?, let right?): return left.isEqual(to: right)
+        default: return false
+        }
+    }
+}
+
+/// Finds where shots start, for per-shot quality targeting (the compressor calls it first).
+public protocol ShotPlanner: Sendable {
+    /// Times (seconds on the API's timeline: zero is the first picture) where shots start.
+    func shotStarts(of source: MediaInfo) async throws(ReelError) -> [Double]
+    /// Whether `other` finds the same shots (so `CompressionConfig` stays `Equatable`).
+    func isEqual(to other: any ShotPlanner) -> Bool
+}
+
+extension ShotPlanner where Self: Equatable {
+    /// Equal when `other` is the same type with equal values.
+    public func isEqual(to other: any ShotPlanner) -> Bool { (other as? Self) == self }
+}
+
+/// How a compression to a target quality went.
+public struct TargetQualityReport: Sendable, Equatable, Codable {
+    /// One piece of the output and the rate factor chosen for it.
+    public struct Segment: Sendable, Equatable, Codable {
+        /// Where it starts and ends on the output's timeline, in seconds.
+        public var start: Double
+        public var end: Double
+        /// The constant rate factor it was encoded with.
+        public var constantRateFactor: Double
+        /// The quality its sample reached at each rate factor tried (rate factor, value).
+        public var samples: [[Double]]
+    }
+
+    public var metric: TargetQuality.Metric
+    public var target: Double
+    public var segments: [Segment]
+    /// Sample encodes run to choose the rate factors.
+    public var sampleEncodes: Int
+    /// Seconds spent encoding and measuring samples (the cost over one plain encode).
+    public var samplingTime: Double
+    /// Whether the encoder could change its rate factor between segments (x264); x265 in
+    /// FFmpeg 5.1 cannot, and then the whole video gets the lowest one the segments need.
+    public var perSegment: Bool
+}
+
+/// Chooses a rate factor from sample measurements.
+enum RateFactorFit {
+    /// The quality as a number that falls about linearly with the rate factor: SSIM in dB
+    /// (`-10 log10(1 - ssim)`), PSNR as it is.
+    static func linearized(_ value: Double, _ metric: TargetQuality.Metric) -> Double {
+        metric == .psnr ? value : -10 * log10(max(1 - value, 1e-6))
+    }
+
+    /// The largest rate factor whose quality reaches `target`, interpolating (and at the ends
+    /// extrapolating) between the measured `(crf, value)` points, within `range`.
+    static func rateFactor(for target: Double, points: [(crf: Double, value: Double)], metric: TargetQuality.Metric,
+                           range: ClosedRange<Double> = 12...51) -> Double {
+        let sorted = points.sorted { $0.crf < $1.crf }.map { ($0.crf, linearized($0.value, metric)) }
+        let goal = linearized(target, metric)
+        guard sorted.count >= 2 else { return sorted.first.map { min(max($0.0, range.lowerBound), range.upperBound) } ?? 23 }
+        var chosen: Double?
+        for (low, high) in zip(sorted, sorted.dropFirst()) where low.1 >= goal && high.1 <= goal {
+            let span = low.1 - high.1
+            chosen = span > 0 ? low.0 + (high.0 - low.0) * (low.1 - goal) / span : low.0
+        }
+        if chosen == nil {
+            // Outside the measured span: extend the nearest segment's slope.
+            let (a, b) = goal > sorted[0].1 ? (sorted[0], sorted[1]) : (sorted[sorted.count - 2], sorted[sorted.count - 1])
+            let slope = (b.1 - a.1) / max(b.0 - a.0, 1e-6)
+            chosen = slope < 0 ? a.0 + (goal - a.1) / slope : (goal > sorted[0].1 ? range.lowerBound : range.upperBound)
+        }
+        return min(max(chosen ?? 23, range.lowerBound), range.upperBound)
+    }
+}

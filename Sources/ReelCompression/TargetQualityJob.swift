@@ -1,0 +1,153 @@
+import Foundation
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+/// A compression to a target quality: the output is cut into segments at shot starts (at
+/// least `minimumSegment` long), a short sample of each is encoded at a few rate factors and
+/// measured against the source in-process, and each segment is then encoded, in one pass and
+/// one output, at the largest rate factor its sample says reaches the target, each starting a
+/// closed group of pictures. Audio is encoded once, continuous.
+struct TargetQualityJob {
+    let planner: CompressionPlanner
+    let ranges: [ClosedSourceRange]
+    /// Shot starts on the API's timeline (from the config's shot planner), or empty.
+    let shotStarts: [Double]
+    let location: OutputLocation
+    let progress: ProgressReporter
+    let flag: CancellationFlag
+
+    /// Rate factors each sample is encoded at.
+    static let sampleRateFactors: [Double] = [20, 27, 34]
+    /// Seconds of each segment's sample (the whole segment when shorter).
+    static let sampleSeconds = 2.0
+    /// Segments shorter than this join the one before.
+    static let minimumSegment = 3.0
+
+    /// One piece of the output: its source range and where it lands.
+    struct Segment {
+        var source: ClosedSourceRange
+        var outputStart: Double
+        var duration: Double { (source.end - source.start).seconds }
+    }
+
+    func run(started: Date) throws(ReelError) -> CompressionResult {
+        let source = planner.source, url = source.url
+        guard let target = planner.config.targetQuality else { throw .invalidConfiguration("no target quality", file: url) }
+        var tuned = planner.config
+        tuned.useExplicitBitrate = false
+        tuned.contentAwareOptimization = false
+        let tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer)
+        let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
+        guard let videoIndex = source.primaryVideoStreamIndex else { throw .missingVideoTrack(url) }
+        let segments = Self.segments(of: ranges, shotStarts: shotStarts.map { $0 + source.startTime })
+        let metric: QualityMetric = target.metric == .ssim ? .ssim : .psnr
+        let samplingStarted = Date()
+        let samples = location.temporaryURL.deletingLastPathComponent()
+            .appendingPathComponent(".\(location.temporaryURL.lastPathComponent).sample.mp4")
+        defer { try? FileManager.default.removeItem(at: samples) }
+        var chosen: [Double] = []
+        var measured: [[[Double]]] = []
+        let perSample = 0.45 / Double(max(segments.count * Self.sampleRateFactors.count, 1))
+        var done = 0
+        for segment in segments {
+            let sample = onFrameGrid(Self.sampleRange(of: segment.source))
+            var points: [(crf: Double, value: Double)] = []
+            for crf in Self.sampleRateFactors {
+                if flag.isRaised { throw .cancelled }
+                let plan = decision.plan.sample([sample], crf: crf, path: samples.path)
+                let values = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
+                    _ = try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: { _ in }).run()
+                    return try QualityMeter.measure(
+                        encoded: samples, source: source, streamIndex: videoIndex, range: sample,
+                        referenceFilter: decision.plan.referenceFilter, metric: metric, shouldCancel: { flag.isRaised })
+                }
+                try? FileManager.default.removeItem(at: samples)
+                if !values.isEmpty { points.append((crf, values.reduce(0, +) / Double(values.count))) }
+                done += 1
+                progress.report(Double(done) * perSample)
+            }
+            chosen.append(RateFactorFit.rateFactor(for: target.value, points: points, metric: target.metric))
+            measured.append(points.map { [$0.crf, $0.value] })
+        }
+        let samplingTime = Date().timeIntervalSince(samplingStarted)
+        // FFmpeg 5.1's libx265 cannot change its rate factor mid-stream: one for the whole video.
+        let perSegment = decision.codec == .h264
+        let schedule = perSegment
+            ? zip(segments, chosen).map { RateChange(start: $0.outputStart, constantRateFactor: ($1 * 100).rounded() / 100) }
+            : [RateChange(start: 0, constantRateFactor: chosen.min() ?? 23)]
+        let plan = decision.plan.scheduling(schedule)
+        progress.stage(.encoding)
+        let statistics = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
+            try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0.45, to: 0.97)).run()
+        }
+        if flag.isRaised { throw .cancelled }
+        let output = try MediaInfo.probe(location.temporaryURL)
+        progress.report(0.99)
+        try location.commit()
+        var analytics = CompressionAnalyticsBuilder(
+            source: source, output: output, decision: decision, statistics: statistics,
+            content: nil, processingTime: Date().timeIntervalSince(started)
+        ).build()
+        analytics.encoding?.constantRateFactor = perSegment ? nil : schedule.first?.constantRateFactor
+        analytics.targetQuality = TargetQualityReport(
+            metric: target.metric, target: target.value,
+            segments: segments.indices.map { index in
+                TargetQualityReport.Segment(
+                    start: segments[index].outputStart, end: segments[index].outputStart + segments[index].duration,
+                    constantRateFactor: perSegment ? schedule[index].constantRateFactor : schedule[0].constantRateFactor,
+                    samples: measured[index])
+            },
+            sampleEncodes: segments.count * Self.sampleRateFactors.count, samplingTime: samplingTime, perSegment: perSegment)
+        progress.finish()
+        return CompressionResult(url: location.finalURL, analytics: analytics)
+    }
+
+    /// `range` with its edges on the output's frame grid (as trims are), so the sample's
+    /// pictures are the source's own and pair one to one with them when measured.
+    private func onFrameGrid(_ range: ClosedSourceRange) -> ClosedSourceRange {
+        let origin = MediaTime(seconds: planner.source.startTime, timescale: 1_000_000)
+        var snapped = range
+        snapped.start = planner.onFrameGrid(range.start - origin) + origin
+        snapped.end = planner.onFrameGrid(range.end - origin) + origin
+        return snapped.end > snapped.start ? snapped : range
+    }
+
+    /// The kept ranges cut at the shot starts (source times) inside them, pieces shorter than
+    /// `minimumSegment` joined to the one before; fixed pieces when there are no shot starts.
+    static func segments(of ranges: [ClosedSourceRange], shotStarts: [Double]) -> [Segment] {
+        var result: [Segment] = []
+        var offset = 0.0
+        for range in ranges {
+            let start = range.start.seconds, end = range.end.seconds
+            var cuts = shotStarts.filter { $0 > start && $0 < end }.sorted()
+            if shotStarts.isEmpty {
+                let pieces = max(Int(((end - start) / TargetQuality.fixedSegmentSeconds).rounded()), 1)
+                cuts = (1..<pieces).map { start + (end - start) * Double($0) / Double(pieces) }
+            }
+            var edges = [start]
+            for cut in cuts where cut - (edges.last ?? start) >= minimumSegment && end - cut >= minimumSegment {
+                edges.append(cut)
+            }
+            edges.append(end)
+            for (from, to) in zip(edges, edges.dropFirst()) {
+                let piece = ClosedSourceRange(
+                    start: MediaTime(seconds: from, timescale: 1_000_000), end: MediaTime(seconds: to, timescale: 1_000_000),
+                    needsSeek: from > start || range.needsSeek, endsEarly: to < end || range.endsEarly)
+                result.append(Segment(source: piece, outputStart: offset + from - start))
+            }
+            offset += end - start
+        }
+        return result
+    }
+
+    /// The middle `sampleSeconds` of `range` (all of it when shorter).
+    static func sampleRange(of range: ClosedSourceRange) -> ClosedSourceRange {
+        let length = (range.end - range.start).seconds
+        guard length > sampleSeconds else { return range }
+        let start = range.start.seconds + (length - sampleSeconds) / 2
+        return ClosedSourceRange(
+            start: MediaTime(seconds: start, timescale: 1_000_000),
+            end: MediaTime(seconds: start + sampleSeconds, timescale: 1_000_000), needsSeek: true, endsEarly: true)
+    }
+}
