@@ -80,6 +80,9 @@ public struct TargetQualityReport: Sendable, Equatable, Codable {
 
 /// Chooses a rate factor from sample measurements.
 enum RateFactorFit {
+    /// How far below the lowest rate factor tried a target out of its reach may take a segment.
+    static let maximumReach = 4.0
+
     /// The quality as a number that falls about linearly with the rate factor: SSIM in dB
     /// (`-10 log10(1 - ssim)`), PSNR as it is.
     static func linearized(_ value: Double, _ metric: TargetQuality.Metric) -> Double {
@@ -99,10 +102,14 @@ enum RateFactorFit {
             chosen = span > 0 ? low.0 + (high.0 - low.0) * (low.1 - goal) / span : low.0
         }
         if chosen == nil {
-            // Outside the measured span: extend the nearest segment's slope.
-            let (a, b) = goal > sorted[0].1 ? (sorted[0], sorted[1]) : (sorted[sorted.count - 2], sorted[sorted.count - 1])
+            // Outside the measured span: extend the nearest segment's slope; towards higher
+            // quality at most `maximumReach` below the lowest rate factor tried, since pictures
+            // that even it leaves under the target (dark, grainy) gain little from more bytes.
+            let reachingUp = goal > sorted[0].1
+            let (a, b) = reachingUp ? (sorted[0], sorted[1]) : (sorted[sorted.count - 2], sorted[sorted.count - 1])
             let slope = (b.1 - a.1) / max(b.0 - a.0, 1e-6)
-            chosen = slope < 0 ? a.0 + (goal - a.1) / slope : (goal > sorted[0].1 ? range.lowerBound : range.upperBound)
+            let extended = slope < 0 ? a.0 + (goal - a.1) / slope : (reachingUp ? range.lowerBound : range.upperBound)
+            chosen = reachingUp ? max(extended, sorted[0].0 - maximumReach) : extended
         }
         return min(max(chosen ?? 23, range.lowerBound), range.upperBound)
     }

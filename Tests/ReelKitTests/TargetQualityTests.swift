@@ -37,8 +37,9 @@ import Testing
         #expect(abs(RateFactorFit.rateFactor(for: 0.97, points: points, metric: .ssim) - 27) < 1e-9)
         let between = RateFactorFit.rateFactor(for: 0.98, points: points, metric: .ssim)
         #expect(between > 20 && between < 27)
-        // Beyond the samples: the slope goes on, within 12...51.
-        #expect(RateFactorFit.rateFactor(for: 0.999, points: points, metric: .ssim) == 12)
+        // Beyond the samples: the slope goes on, up to 51, and at most 4 below the lowest tried
+        // (a dark, grainy shot that CRF 20 leaves under the target gains little from more).
+        #expect(RateFactorFit.rateFactor(for: 0.999, points: points, metric: .ssim) == 16)
         let easy: [(crf: Double, value: Double)] = [(20, 0.9998), (27, 0.9995), (34, 0.999)]
         #expect(RateFactorFit.rateFactor(for: 0.97, points: easy, metric: .ssim) == 51)
         let psnr: [(crf: Double, value: Double)] = [(20, 44), (27, 40), (34, 36)]
