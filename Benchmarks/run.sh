@@ -5,7 +5,7 @@
 #   Benchmarks/run.sh                               # everything (make bench)
 #   BENCH_RUNS=5 Benchmarks/run.sh                  # runs per side (default 3)
 #   BENCH_ONLY=compression,analysis Benchmarks/run.sh
-#       sections: compression quality analysis reels memory faces realeval targetsize
+#       sections: compression quality analysis reels memory faces realeval targetsize targetquality
 #   BENCH_FULL_RUNS=3                               # runs of the 10-minute full transcode (default 1)
 set -euo pipefail
 
@@ -19,7 +19,7 @@ VENV="$BENCH_DIR/.venv"
 REEL="${REEL:-$ROOT/.build/release/reel}"
 RUNS="${BENCH_RUNS:-3}"
 FULL_RUNS="${BENCH_FULL_RUNS:-1}"
-ONLY="${BENCH_ONLY:-compression,quality,analysis,reels,memory,faces,realeval,targetsize}"
+ONLY="${BENCH_ONLY:-compression,quality,analysis,reels,memory,faces,realeval,targetsize,targetquality}"
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 export LC_ALL=C
 
@@ -342,6 +342,17 @@ bench_targetsize() {
     REEL="$REEL" python3 "$BENCH_DIR/targetsize/bench.py" "$OUT/targetsize" "$RES" "$IN" "$WORK/footage"
 }
 
+# ---------------------------------------------------------------- 9. target quality
+# reel --target-quality ssim:0.98 against one fixed CRF at equal mean and 5th-percentile SSIM
+# (targetquality/bench.py: three clips, six fixed CRFs each; writes targetquality.json).
+bench_targetquality() {
+    rm -f "$RES/targetquality.json"
+    log "targetquality: real footage (cached in Benchmarks/.work/footage)"
+    "$ROOT/Fixtures/fetch-real-footage.sh" "$WORK/footage"
+    log "targetquality: reel --target-quality vs fixed CRFs (one run each)"
+    python3 "$BENCH_DIR/targetquality/bench.py" "$REEL" "$RES" "$OUT/targetquality"
+}
+
 # ---------------------------------------------------------------- main
 main() {
     local t0=$SECONDS
@@ -351,7 +362,7 @@ main() {
     machine_info
     # shellcheck source=Benchmarks/inputs.sh
     source "$BENCH_DIR/inputs.sh"
-    if want compression || want quality || want analysis || want reels || want memory || want targetsize; then
+    if want compression || want quality || want analysis || want reels || want memory || want targetsize || want targetquality; then
         log "inputs (cached in Benchmarks/.work/inputs)"
         make_inputs
     fi
@@ -363,6 +374,7 @@ main() {
     want faces && bench_faces
     want realeval && bench_realeval
     want targetsize && bench_targetsize
+    want targetquality && bench_targetquality
     echo "$((SECONDS - t0))" > "$RES/runtime.txt"
     # one line per invocation: date, sections, seconds (BENCHMARKS.md lists the runs its figures come from)
     echo "$(date -u '+%Y-%m-%d %H:%M UTC') $ONLY $((SECONDS - t0))" >> "$RES/runtime.log"

@@ -9,6 +9,7 @@ import os
 import re
 import statistics
 import sys
+from fractions import Fraction
 
 WORK, OUTPUT = sys.argv[1], sys.argv[2]
 RES = os.path.join(WORK, "results")
@@ -755,18 +756,22 @@ else:
         if not t:
             return "n/a"
         if "achieved_bytes" not in t:
-            err = (t.get("error") or "failed").strip().splitlines()[-1]
-            err = re.sub(r"^reel: \S+: (invalid configuration: )?", "", ts_rel(err))
-            return ("refused: " if t.get("refused") else "**failed**: ") + err[:160].replace("|", "/")
+            err = (t.get("error") or "failed").strip().splitlines()[0]
+            err = re.sub(r"^reel: \S+: (invalid configuration: )?|^\[\w+ @ 0x[0-9a-f]+\] ", "", ts_rel(err))
+            how = "refused" if t.get("refused") else "**failed**" + (
+                f" (pass {t['failed_pass']})" if t.get("failed_pass") else "")
+            return f"{how}: " + err[:160].replace("|", "/")
         e = t["error_pct"]
         err = f"**{e:+.2f}% over**" if t["over"] else f"{e:+.2f}%"
         s = "n/a" if t.get("ssim") is None else f"{t['ssim']:.4f}"
         return f"{t['achieved_bytes'] / 1e6:.3f} MB / {err} / {t['wall']:.1f} s / {s}"
 
-    clips = {c["name"]: c for c in ts["clips"]}
+    def ts_label(r):
+        return f"{r['clip']} {r['target_mb']} MB" + (f" {r['variant']}" if r.get("variant") else "")
+
     md.append("`reel compress IN --target-size NM --speed medium` (the medium preset otherwise) against the two "
               "recipes people use for \"make this file N MB\", on two lavfi clips and two real ones, one run "
-              "each (the encoders are deterministic). Targets are 2, 5, 10 and 25 MB (10^6 bytes); a target "
+              "each (x264 with frame threads is not bit-exact from run to run: sizes move by about 0.1%). Targets are 2, 5, 10 and 25 MB (10^6 bytes); a target "
               "not below the source's size is skipped. Both recipes use the size and frame rate reel chose "
               "(its JSON `result.compressed`, `scale=W:H:flags=bicubic`), x264 `-preset medium`, AAC at the "
               "audio bit rate reel wrote (rounded to 1 kb/s; `-an` when the source has none), "
@@ -777,7 +782,8 @@ else:
               "- **ffmpeg 1-pass VBV**: `-c:v libx264 -preset medium -b:v R -maxrate R -bufsize 2R` (one pass, "
               "capped).\n")
     md.append("Size is the whole output file; error = (size - target) / target (negative: under); **over** "
-              "marks a file larger than the target. Wall is the whole command. SSIM (All) is ffmpeg's `ssim` "
+              "marks a file larger than the target. Wall is the whole command (one run on a shared machine: "
+              "indicative only). SSIM (All) is ffmpeg's `ssim` "
               "filter of the output against the source converted to the output's size (`scale=W:H:flags=bicubic`, "
               "and reel's frame rate when it lowered it, best of `round=near/up/down` as in section 2), timestamps "
               "from zero, over the first frames both have (the frames compared are in the JSON). Differences from "
@@ -802,14 +808,22 @@ else:
     reel_encodes = []
     for r in ts["runs"]:
         name = f"`{r['clip']}`"
-        tgt = f"{r['target_mb']} MB"
+        tgt = f"{r['target_mb']} MB" + (f", `{r['variant']}`" if r.get("variant") else "")
         if r.get("status") == "skipped":
             rows.append([name, tgt, f"_skipped: {r.get('reason', '')}_", "", "", ""])
+            continue
+        if r.get("status") == "failed" and not r.get("tools"):
+            rows.append([name, tgt, f"**failed**: {ts_rel(r.get('reason', ''))[:160]}", "", "", ""])
             continue
         st = r.get("settings", {})
         tl = r.get("tools", {})
         rj = (tl.get("reel") or {}).get("json", {}).get("targetSize", {})
         fps = str(st.get("fps", "?")).replace("/1", "")
+        if "/" in fps:
+            try:
+                fps = f"{float(Fraction(fps)):.2f}"
+            except (ValueError, ZeroDivisionError):
+                pass
         if "achieved_bytes" in (tl.get("reel") or {}):
             desc = (f"{st.get('width')}x{st.get('height')}{' (lowered)' if rj.get('loweredWidth') else ''}, "
                     f"{fps} fps{' (lowered)' if st.get('fps_lowered') else ''}, "
@@ -828,7 +842,7 @@ else:
             if "achieved_bytes" in t:
                 stats[k].append((r, t))
             elif k == "reel" and t.get("refused"):
-                refused.append(f"{r['clip']} {r['target_mb']} MB")
+                refused.append(ts_label(r))
     md.append(table(["clip", "target", "output (reel's choice, shared by the recipes)"] +
                     [f"{lbl}" for _, lbl in TOOLS], rows) + "\n")
 
@@ -846,10 +860,14 @@ else:
                   f"{len(within)} within {TS_UNDER:g}% under; median wall "
                   f"{statistics.median(t['wall'] for _, t in v):.1f} s")
         if k != "reel":
-            pairs = [(t["ssim"], (rr.get("tools", {}).get("reel") or {}).get("ssim")) for rr, t in v]
+            # at comparable sizes only: not where reel kept the preset's (much smaller) result
+            pairs = [(t["ssim"], rt.get("ssim")) for rr, t in v
+                     for rt in [rr.get("tools", {}).get("reel") or {}]
+                     if not rt.get("json", {}).get("targetSize", {}).get("keptPresetResult")]
             d = [b - a for a, b in pairs if a is not None and b is not None]
             if d:
-                line += f"; reel's SSIM minus this one's: median {statistics.median(d):+.4f} (from {min(d):+.4f} to {max(d):+.4f})"
+                line += (f"; reel's SSIM minus this one's (where reel aimed at the target): median "
+                         f"{statistics.median(d):+.4f}, from {min(d):+.4f} to {max(d):+.4f}")
         lines.append(line + ".")
     if reel_encodes:
         n = [e for e in reel_encodes if isinstance(e, int)]
@@ -864,10 +882,10 @@ else:
     if refused:
         lines.append(f"- reel refused {len(refused)} target(s) it cannot meet ({', '.join(refused)}): the audio "
                      "and the container alone take more than the target; it writes nothing and exits 1, while the "
-                     "recipes run at whatever bit rate is left.")
+                     "recipes try whatever bit rate is left (see the row).")
     md.append("\n".join(lines) + "\n")
-    ex = next((r for r in ts["runs"] if r.get("status") == "ok"
-               and all("cmd" in (r.get("tools", {}).get(k) or {}) for k, _ in TOOLS)), None)
+    ex = next((r for r in ts["runs"] if r.get("status") == "ok" and not r.get("variant")
+               and all("achieved_bytes" in (r.get("tools", {}).get(k) or {}) for k, _ in TOOLS)), None)
     if ex:
         md.append(f"The commands for `{ex['clip']}` at {ex['target_mb']} MB (paths relative to `Benchmarks/.work`; "
                   "the ffmpeg ones run in `out/targetsize`; every run's exact commands, including the SSIM ones, are "
@@ -877,7 +895,7 @@ else:
     md.append(f"`{ts.get('reel_version', '?')}`; the section took {mins(ts.get('runtime', 0))}.\n")
 
     v = stats["reel"]
-    over = [f"{r['clip']} {r['target_mb']} MB ({t['error_pct']:+.2f}%)" for r, t in v if t["over"]]
+    over = [f"{ts_label(r)} ({t['error_pct']:+.2f}%)" for r, t in v if t["over"]]
     rec_over = {k: sum(t["over"] for _, t in stats[k]) for k in ("ffmpeg2pass", "ffmpegvbv")}
     goals.append(("Target size: never over the target", (not over) if v else None,
                   (f"{len(v) - len(over)}/{len(v)} reel outputs not over"
@@ -888,7 +906,7 @@ else:
     # A kept preset result is smaller than the target by design (the target is a ceiling and the
     # preset needed less), so it is counted apart, not as a miss.
     aimed = [t["error_pct"] for _, t in v if not t.get("json", {}).get("targetSize", {}).get("keptPresetResult")]
-    kept = [f"{r['clip']} {r['target_mb']} MB ({t['error_pct']:+.1f}%)" for r, t in v
+    kept = [f"{ts_label(r)} ({t['error_pct']:+.1f}%)" for r, t in v
             if t.get("json", {}).get("targetSize", {}).get("keptPresetResult")]
     within = [e for e in aimed if -TS_UNDER <= e <= 0]
     goals.append((f"Target size: within {TS_UNDER:g}% under", (len(within) == len(aimed)) if aimed else None,
@@ -896,6 +914,51 @@ else:
                   + (f" (largest undershoot {min(aimed):+.2f}%)" if aimed else "")
                   + (f"; not counted, the preset's own result kept because it was already under the target: "
                      f"{', '.join(kept)}" if kept else "")))
+
+# ------------------------------------------------------------------ 9. target quality
+TQ_SAVING = 0.15  # at equal mean and 5th-percentile SSIM, at least 15% fewer video bytes
+md.append("## 9. Target quality: reel --target-quality vs one fixed CRF\n")
+qpath = os.path.join(RES, "targetquality.json")
+if not os.path.exists(qpath):
+    md.append(NOT_RUN + "\n")
+    goals.append(("Target quality: >= 15% fewer video bytes than a fixed CRF at equal mean and p5 SSIM", None, "not run"))
+else:
+    with open(qpath) as fh:
+        tq = json.load(fh)
+    md.append(
+        f"`Benchmarks/targetquality/bench.py`: `reel compress IN --end S --target-quality ssim:{tq['target']:g}` "
+        "(shots from the analyzer, each sampled at CRF 20/27/34 and encoded at the largest CRF reaching the target) "
+        "against the same settings at one fixed CRF (`--rate-control quality`, CRF "
+        + ", ".join(str(c) for c in tq["fixed_crfs"]) + "), all with `--speed medium --no-audio --max-dimension original "
+        "--no-content-aware` and the medium preset's 30-frame keyframe interval. Per-frame SSIM (All) of each output "
+        "against the source from ffmpeg's `ssim` filter. The fixed CRF a user would pick to match reel's mean SSIM, and "
+        "the one matching its 5th-percentile SSIM, are interpolated between the two CRFs around them (log size); the "
+        "comparison is against the larger of the two (the CRF that matches both). Video bytes only. One run each.\n")
+    rows = []
+    met = []
+    for c in tq["clips"]:
+        if "reel" not in c:
+            rows.append([f"`{c['name']}`", c.get("kind", ""), c.get("skipped") or c.get("error", "failed"), "", "", "", "", ""])
+            continue
+        r = c["reel"]
+        em, ep = c.get("equal_mean"), c.get("equal_p5")
+        saving = c.get("saving")
+        if saving is not None:
+            met.append((c["name"], saving))
+        rows.append([
+            f"`{c['name']}`", c["kind"],
+            f"{f_bytes(r['bytes'])} / {r['mean']:.4f} / {r['p5']:.4f}",
+            f"{r['segments']} ({', '.join(f'{x:g}' for x in r['crfs'][:8])}{', ...' if len(r['crfs']) > 8 else ''})",
+            "n/a" if not em else f"CRF {em['crf']:g}: {f_bytes(em['bytes'])}",
+            "n/a" if not ep else f"CRF {ep['crf']:g}: {f_bytes(ep['bytes'])}",
+            "n/a" if saving is None else f"**{saving * 100:+.1f}%**",
+            f"{r['wall']:.1f} s ({r['sampling']:.1f} s sampling) vs {c.get('fixed_wall', 0):.1f} s"])
+    md.append(table(["clip", "kind", "reel: video / mean SSIM / p5 SSIM", "segments (CRFs)", "fixed CRF at equal mean",
+                     "fixed CRF at equal p5", "bytes saved vs the fixed CRF matching both", "wall: reel vs one fixed-CRF encode"],
+                    rows) + "\n")
+    ok = bool(met) and all(v >= TQ_SAVING for _, v in met)
+    goals.append(("Target quality: >= 15% fewer video bytes than a fixed CRF at equal mean and p5 SSIM", ok,
+                  ", ".join(f"{n} {v * 100:+.1f}%" for n, v in met) or "no result"))
 
 # ------------------------------------------------------------------ goals
 md.append("## Goals\n")
