@@ -8,7 +8,7 @@ ffmpeg's ssim filter (stats_file); the fixed CRF that reaches reel's mean SSIM, 
 reaches reel's 5th-percentile SSIM, are interpolated (log size, linear SSIM) between the two
 measured CRFs around them. Writes RES/targetquality.json.
 
-    bench.py REEL RES OUTDIR
+    bench.py REEL RES OUTDIR          (TARGETQUALITY_ONLY=clip,... limits the clips)
 """
 import json, math, os, subprocess, sys, time
 
@@ -79,7 +79,10 @@ def at_equal(points, key, goal):
 def main():
     os.makedirs(OUT, exist_ok=True)
     results = {"target": TARGET, "fixed_crfs": FIXED_CRFS, "clips": []}
+    only = [c for c in os.environ.get("TARGETQUALITY_ONLY", "").split(",") if c]
     for name, source, seconds, kind in CLIPS:
+        if only and name not in only:
+            continue
         if not os.path.exists(source):
             results["clips"].append({"name": name, "skipped": f"missing {source}"})
             continue

@@ -82,6 +82,9 @@ public struct TargetQualityReport: Sendable, Equatable, Codable {
 enum RateFactorFit {
     /// How far below the lowest rate factor tried a target out of its reach may take a segment.
     static let maximumReach = 4.0
+    /// Quality (linearized: SSIM dB or PSNR dB) within which a target out of reach counts as
+    /// no better for more bytes.
+    static let flatGain = 0.5
 
     /// The quality as a number that falls about linearly with the rate factor: SSIM in dB
     /// (`-10 log10(1 - ssim)`), PSNR as it is.
@@ -110,6 +113,13 @@ enum RateFactorFit {
             let slope = (b.1 - a.1) / max(b.0 - a.0, 1e-6)
             let extended = slope < 0 ? a.0 + (goal - a.1) / slope : (reachingUp ? range.lowerBound : range.upperBound)
             chosen = reachingUp ? max(extended, sorted[0].0 - maximumReach) : extended
+            // Where the target is out of reach and more bytes buy almost nothing (a dark, grainy
+            // title: SSIM 0.938 at CRF 20, 0.934 at 27), the highest rate factor within
+            // `flatGain` of the best measured quality.
+            if reachingUp, let best = sorted.first?.1,
+               let knee = sorted.last(where: { best - $0.1 <= flatGain }), knee.0 > sorted[0].0 {
+                chosen = knee.0
+            }
         }
         return min(max(chosen ?? 23, range.lowerBound), range.upperBound)
     }

@@ -40,6 +40,10 @@ import Testing
         // Beyond the samples: the slope goes on, up to 51, and at most 4 below the lowest tried
         // (a dark, grainy shot that CRF 20 leaves under the target gains little from more).
         #expect(RateFactorFit.rateFactor(for: 0.999, points: points, metric: .ssim) == 16)
+        // Out of reach and flat (BBB's dark titles): more bytes buy nothing, the highest
+        // rate factor within 0.5 dB of the best is taken.
+        let flat: [(crf: Double, value: Double)] = [(20, 0.9384), (27, 0.9341), (34, 0.923)]
+        #expect(RateFactorFit.rateFactor(for: 0.98, points: flat, metric: .ssim) == 27)
         let easy: [(crf: Double, value: Double)] = [(20, 0.9998), (27, 0.9995), (34, 0.999)]
         #expect(RateFactorFit.rateFactor(for: 0.97, points: easy, metric: .ssim) == 51)
         let psnr: [(crf: Double, value: Double)] = [(20, 44), (27, 40), (34, 36)]
