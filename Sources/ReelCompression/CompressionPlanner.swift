@@ -8,6 +8,9 @@ struct CompressionPlanner {
     let source: MediaInfo
     let config: CompressionConfig
     let reducer: any VideoFrameReducer
+    /// Whether a requested bit rate above what the source spends is lowered (off for a target
+    /// size, whose budget decides the rate).
+    var clampsToSource = true
 
     /// The chosen plan plus the facts the analytics report.
     struct Decision: Sendable {
@@ -249,7 +252,7 @@ struct CompressionPlanner {
         let equivalent = sourceBitrate * Self.pixelRateScale(
             source: Double(picture.width * picture.height) * max(picture.frameRate, 1),
             output: Double(outputPixels) * max(outputRate, 1))
-        if equivalent > 0, bitrate > equivalent * 1.2 {
+        if clampsToSource, equivalent > 0, bitrate > equivalent * 1.2 {
             let floor = max(100_000, 0.005 * Double(outputPixels) * max(outputRate, 1))
             bitrate = max(equivalent * 0.8, min(floor, bitrate))
         }

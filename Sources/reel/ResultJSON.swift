@@ -112,6 +112,7 @@ enum ResultJSON {
             ("loweredHeight", .init(report.loweredDimensions?.height)),
             ("loweredFrameRate", .init(report.loweredFrameRate)),
             ("keptPresetResult", .bool(report.keptPresetResult)),
+            ("attempts", .array(report.attempts.map { .array($0.map { JSONValue($0) }) })),
         ])
     }
 

@@ -129,6 +129,20 @@ import Testing
         #expect(TargetFileSize.percentOfSource(40).bytes(forSourceOf: 1_000) == 400)
     }
 
+    @Test func retriesAimAtTheVideoPartAndFollowTheLine() {
+        // One encode: 3.76 MB of which 1.99 MB audio and container, for 5 MB: the video part
+        // must grow from 1.77 to 2.96 MB.
+        let first = TargetSizeJob.nextBitrate(attempts: [(3_757_658, 115_748)], fixedBytes: 1_990_000, target: 5_000_000)
+        #expect(abs(first - 115_748 * (4_950_000 - 1_990_000) / (3_757_658 - 1_990_000)) < 1)
+        // Two encodes: the line through them, at 99% of the target.
+        let second = TargetSizeJob.nextBitrate(attempts: [(3_757_658, 115_748), (4_273_564, 150_935)],
+                                               fixedBytes: 1_990_000, target: 5_000_000)
+        let slope = Double(4_273_564 - 3_757_658) / (150_935 - 115_748)
+        #expect(abs(second - (150_935 + (4_950_000 - 4_273_564) / slope)) < 1)
+        // Never more than twice, nor less than half, the last rate.
+        #expect(TargetSizeJob.nextBitrate(attempts: [(2_000_100, 100_000)], fixedBytes: 2_000_000, target: 5_000_000) == 200_000)
+    }
+
     @Test func invalidTargetsAreRejected() {
         var config = CompressionConfig()
         config.targetFileSize = .bytes(0)
