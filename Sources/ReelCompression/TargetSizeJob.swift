@@ -6,9 +6,9 @@ import ReelSupport
 /// A compression that must fit a size: the budget left after audio and container goes to the
 /// video as an average bit rate, encoded in two passes (the encoder's statistics in a hidden
 /// folder beside the output, removed whatever happens). The size is then checked: an output
-/// over the target, or more than 3% under it, is encoded again at `rate x target / actual x
-/// 0.98`, at most twice; the largest result within the target is kept, and when none is, the
-/// job fails: the result is never larger than the target.
+/// over the target, or more than 3% under it, is encoded again (see `nextBitrate`), at most
+/// twice; the largest result within the target is kept, and when none is, the job fails: the
+/// result is never larger than the target.
 struct TargetSizeJob {
     let planner: CompressionPlanner
     let ranges: [ClosedSourceRange]
