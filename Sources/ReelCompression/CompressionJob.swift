@@ -56,16 +56,28 @@ struct CompressionJob: Sendable {
             try Transcoder(plan: decision.plan, shouldCancel: { flag.isRaised },
                            progress: transcodeProgress).run()
         }
+        let analytics = try Self.finishedOutput(
+            source: source, decision: decision, statistics: statistics, content: content, location: location,
+            progress: progress, flag: flag, started: started, committing: committing)
+        if committing { progress.finish() }
+        return CompressionResult(url: location.finalURL, analytics: analytics)
+    }
+
+    /// The last steps of every re-encode: stops if cancelled, probes the temporary output,
+    /// renames it into place when `committing`, and measures it against the source.
+    static func finishedOutput(
+        source: MediaInfo, decision: CompressionPlanner.Decision, statistics: TranscodeStatistics,
+        content: ContentAdjustment?, location: OutputLocation, progress: ProgressReporter, flag: CancellationFlag,
+        started: Date, committing: Bool = true
+    ) throws(ReelError) -> CompressionAnalytics {
         if flag.isRaised { throw .cancelled }
         let output = try MediaInfo.probe(location.temporaryURL)
         progress.report(0.99)
         if committing { try location.commit() }
-        let analytics = CompressionAnalyticsBuilder(
+        return CompressionAnalyticsBuilder(
             source: source, output: output, decision: decision, statistics: statistics,
             content: content, processingTime: Date().timeIntervalSince(started)
         ).build()
-        if committing { progress.finish() }
-        return CompressionResult(url: location.finalURL, analytics: analytics)
     }
 
     /// Motion and detail sampled over the kept ranges, when content-aware optimization is on.

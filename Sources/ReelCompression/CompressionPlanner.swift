@@ -97,7 +97,8 @@ struct CompressionPlanner {
         }
     }
 
-    private func chooseCodec() throws(ReelError) -> VideoCodec {
+    /// The configured codec, or its fallback when this FFmpeg lacks it.
+    func chooseCodec() throws(ReelError) -> VideoCodec {
         if config.videoCodec.isSupported() { return config.videoCodec }
         if let fallback = config.fallbackVideoCodec, fallback.isSupported() { return fallback }
         throw .codecNotSupported(config.videoCodec.rawValue)

@@ -81,14 +81,9 @@ struct TargetQualityJob {
         let statistics = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
             try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0.45, to: 0.97)).run()
         }
-        if flag.isRaised { throw .cancelled }
-        let output = try MediaInfo.probe(location.temporaryURL)
-        progress.report(0.99)
-        try location.commit()
-        var analytics = CompressionAnalyticsBuilder(
-            source: source, output: output, decision: decision, statistics: statistics,
-            content: nil, processingTime: Date().timeIntervalSince(started)
-        ).build()
+        var analytics = try CompressionJob.finishedOutput(
+            source: source, decision: decision, statistics: statistics, content: nil, location: location,
+            progress: progress, flag: flag, started: started)
         analytics.encoding?.constantRateFactor = perSegment ? nil : schedule.first?.constantRateFactor
         analytics.targetQuality = TargetQualityReport(
             metric: target.metric, target: target.value,

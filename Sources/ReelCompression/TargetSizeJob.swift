@@ -50,7 +50,7 @@ struct TargetSizeJob {
         var loweredSize: Int?, loweredRate: Double?
         if let picture = source.primaryVideo?.video {
             let (width, height) = planner.targetVisualSize(picture)
-            let codec = config.videoCodec.isSupported() ? config.videoCodec : (config.fallbackVideoCodec ?? config.videoCodec)
+            let codec = try planner.chooseCodec()
             let lowered = TargetSizeBudget.lowered(
                 bitrate: available, width: width, height: height, frameRate: planner.outputFrameRate, hevc: codec == .hevc)
             loweredSize = lowered.longerSide
@@ -59,8 +59,7 @@ struct TargetSizeJob {
         if let loweredSize { tuned.maxLongerDimension = loweredSize }
         if let loweredRate { tuned.fps = Float(loweredRate) }
         let frameRate = loweredRate ?? planner.outputFrameRate
-        var bitrate = TargetSizeBudget(planner: planner, targetBytes: target, duration: outputDuration)
-            .videoBitrate(frameRate: frameRate) ?? available
+        var bitrate = budget.videoBitrate(frameRate: frameRate) ?? available
         tuned.videoBitrate = max(Int(bitrate), 1_000)
         // The budget decides the rate: the planner's "no more than the source spends" clamp
         // would undo it where the picture was made smaller for the budget (BBB at 5 MB: 190 kb/s
@@ -113,14 +112,9 @@ struct TargetSizeJob {
         }
         bitrate = best.bitrate
         let size = best.size, statistics = best.statistics
-        if flag.isRaised { throw .cancelled }
-        let output = try MediaInfo.probe(location.temporaryURL)
-        progress.report(0.99)
-        try location.commit()
-        var analytics = CompressionAnalyticsBuilder(
-            source: source, output: output, decision: decision, statistics: statistics,
-            content: nil, processingTime: Date().timeIntervalSince(started)
-        ).build()
+        var analytics = try CompressionJob.finishedOutput(
+            source: source, decision: decision, statistics: statistics, content: nil, location: location,
+            progress: progress, flag: flag, started: started)
         analytics.encoding?.targetBitrate = Int(bitrate)
         analytics.targetSize = TargetSizeReport(
             targetBytes: target, achievedBytes: size, videoBitrate: Int(bitrate), encodes: encodes,

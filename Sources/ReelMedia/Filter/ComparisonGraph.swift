@@ -31,32 +31,8 @@ final class ComparisonGraph {
             distorted = distortedContext
             reference = referenceContext
             sink = sinkContext
-            var outputs = avfilter_inout_alloc()
-            var second = avfilter_inout_alloc()
-            var inputs = avfilter_inout_alloc()
-            defer {
-                avfilter_inout_free(&outputs)
-                avfilter_inout_free(&inputs)
-            }
-            guard let first = outputs, let other = second, let end = inputs else {
-                avfilter_inout_free(&second)
-                throw .outOfMemory(operation: "avfilter_inout_alloc")
-            }
-            first.pointee.name = av_strdup("d")
-            first.pointee.filter_ctx = distortedContext
-            first.pointee.pad_idx = 0
-            first.pointee.next = other
-            other.pointee.name = av_strdup("r")
-            other.pointee.filter_ctx = referenceContext
-            other.pointee.pad_idx = 0
-            other.pointee.next = nil
-            end.pointee.name = av_strdup("out")
-            end.pointee.filter_ctx = sinkContext
-            end.pointee.pad_idx = 0
-            end.pointee.next = nil
-            try check(avfilter_graph_parse_ptr(graph, description + "[out]", &inputs, &outputs, nil), .filter,
-                      "avfilter_graph_parse_ptr (\(description))")
-            try check(avfilter_graph_config(graph, nil), .filter, "avfilter_graph_config (\(description))")
+            try parseFilters(description + "[out]", into: graph,
+                             sources: [("d", distortedContext), ("r", referenceContext)], sink: ("out", sinkContext))
         } catch {
             var freeing: UnsafeMutablePointer<AVFilterGraph>? = graph
             avfilter_graph_free(&freeing)

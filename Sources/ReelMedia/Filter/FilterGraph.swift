@@ -31,28 +31,8 @@ package final class FilterGraph {
             }
             source = sourceContext
             sink = sinkContext
-            // avfilter_graph_parse_ptr consumes and rewrites both lists; free what it leaves.
-            var outputs = avfilter_inout_alloc()
-            var inputs = avfilter_inout_alloc()
-            defer {
-                avfilter_inout_free(&outputs)
-                avfilter_inout_free(&inputs)
-            }
-            guard let outputEnd = outputs, let inputEnd = inputs else {
-                throw .outOfMemory(operation: "avfilter_inout_alloc")
-            }
-            outputEnd.pointee.name = av_strdup("in")
-            outputEnd.pointee.filter_ctx = sourceContext
-            outputEnd.pointee.pad_idx = 0
-            outputEnd.pointee.next = nil
-            inputEnd.pointee.name = av_strdup("out")
-            inputEnd.pointee.filter_ctx = sinkContext
-            inputEnd.pointee.pad_idx = 0
-            inputEnd.pointee.next = nil
             let chain = description.isEmpty ? (isVideo ? "null" : "anull") : description
-            try check(avfilter_graph_parse_ptr(graph, chain, &inputs, &outputs, nil), .filter,
-                      "avfilter_graph_parse_ptr (\(description))")
-            try check(avfilter_graph_config(graph, nil), .filter, "avfilter_graph_config (\(description))")
+            try parseFilters(chain, into: graph, sources: [("in", sourceContext)], sink: ("out", sinkContext))
         } catch {
             var freeing: UnsafeMutablePointer<AVFilterGraph>? = graph
             avfilter_graph_free(&freeing)
@@ -132,4 +112,37 @@ extension Optional where Wrapped == FilterGraph {
         self = made
         return made
     }
+}
+
+/// Parses `description` into `graph` between its open ends, then configures the graph:
+/// `sources` are the filters whose outputs the description's inputs named so take (an unnamed
+/// first input takes the first), `sink` the filter its output feeds.
+func parseFilters(
+    _ description: String, into graph: UnsafeMutablePointer<AVFilterGraph>,
+    sources: [(name: String, context: UnsafeMutablePointer<AVFilterContext>)],
+    sink: (name: String, context: UnsafeMutablePointer<AVFilterContext>)
+) throws(MediaFailure) {
+    // avfilter_graph_parse_ptr consumes and rewrites both lists; free what it leaves.
+    var outputs: UnsafeMutablePointer<AVFilterInOut>?
+    var inputs = avfilter_inout_alloc()
+    defer {
+        avfilter_inout_free(&outputs)
+        avfilter_inout_free(&inputs)
+    }
+    for source in sources.reversed() {
+        guard let end = avfilter_inout_alloc() else { throw .outOfMemory(operation: "avfilter_inout_alloc") }
+        end.pointee.name = av_strdup(source.name)
+        end.pointee.filter_ctx = source.context
+        end.pointee.pad_idx = 0
+        end.pointee.next = outputs
+        outputs = end
+    }
+    guard let end = inputs else { throw .outOfMemory(operation: "avfilter_inout_alloc") }
+    end.pointee.name = av_strdup(sink.name)
+    end.pointee.filter_ctx = sink.context
+    end.pointee.pad_idx = 0
+    end.pointee.next = nil
+    try check(avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil), .filter,
+              "avfilter_graph_parse_ptr (\(description))")
+    try check(avfilter_graph_config(graph, nil), .filter, "avfilter_graph_config (\(description))")
 }
