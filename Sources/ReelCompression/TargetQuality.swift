@@ -62,17 +62,24 @@ public struct TargetQualityReport: Sendable, Equatable, Codable {
         public var end: Double
         /// The constant rate factor it was encoded with.
         public var constantRateFactor: Double
+        /// Its mean quality in the output, measured against the source.
+        public var achieved: Double
         /// The quality its sample reached at each rate factor tried (rate factor, value).
         public var samples: [[Double]]
     }
 
     public var metric: TargetQuality.Metric
     public var target: Double
+    /// The output's mean quality over all its pictures, measured against the source.
+    public var achieved: Double
     public var segments: [Segment]
     /// Sample encodes run to choose the rate factors.
     public var sampleEncodes: Int
     /// Seconds spent encoding and measuring samples (the cost over one plain encode).
     public var samplingTime: Double
+    /// Encodes of the whole video: 2 when the first missed the target by more than 0.001 SSIM
+    /// (0.1 dB PSNR) and the rate factors were corrected from its measurement.
+    public var finalEncodes: Int
     /// Whether the encoder could change its rate factor between segments (x264); x265 in
     /// FFmpeg 5.1 cannot, and then the whole video gets the lowest one the segments need.
     public var perSegment: Bool
@@ -90,6 +97,34 @@ enum RateFactorFit {
     /// (`-10 log10(1 - ssim)`), PSNR as it is.
     static func linearized(_ value: Double, _ metric: TargetQuality.Metric) -> Double {
         metric == .psnr ? value : -10 * log10(max(1 - value, 1e-6))
+    }
+
+    /// How much linearized quality one rate-factor step costs around `crf`, by the points
+    /// (the two around it, or the nearest two), within `correctionSlope`.
+    static func slope(at crf: Double, points: [(crf: Double, value: Double)], metric: TargetQuality.Metric) -> Double {
+        let sorted = points.sorted { $0.crf < $1.crf }.map { ($0.crf, linearized($0.value, metric)) }
+        guard sorted.count >= 2 else { return correctionSlope.lowerBound }
+        let (a, b) = zip(sorted, sorted.dropFirst()).first { crf <= $0.1.0 } ?? (sorted[sorted.count - 2], sorted[sorted.count - 1])
+        let measured = b.0 > a.0 ? (a.1 - b.1) / (b.0 - a.0) : 0
+        return min(max(measured, correctionSlope.lowerBound), correctionSlope.upperBound)
+    }
+
+    /// Linearized quality (dB) per rate-factor step that corrections assume at least and at
+    /// most: SSIM falls about 0.5 dB per step on real footage (BBB, vtest, lavfi clips
+    /// between CRF 28 and 32); a sample flat in the rate factor (a dark title whose grain no
+    /// rate reproduces) would otherwise send its segment to the end of the scale.
+    static let correctionSlope = 0.3...0.8
+    /// The largest change one correction makes to a rate factor.
+    static let correctionStep = 6.0
+
+    /// The rate factor that reaches `target` for a segment that, encoded at `chosen` inside the
+    /// whole video, `measured` what it did: the measured point moved along the samples' local
+    /// slope (within `correctionSlope`) to the target, by at most `correctionStep`.
+    static func corrected(target: Double, chosen: Double, measured: Double, points: [(crf: Double, value: Double)],
+                          metric: TargetQuality.Metric, range: ClosedRange<Double> = 12...51) -> Double {
+        let step = (linearized(measured, metric) - linearized(target, metric)) / slope(at: chosen, points: points, metric: metric)
+        let next = chosen + min(max(step, -correctionStep), correctionStep)
+        return min(max(next, range.lowerBound), range.upperBound)
     }
 
     /// The largest rate factor whose quality reaches `target`, interpolating (and at the ends

@@ -48,7 +48,7 @@ struct TargetQualityJob {
         defer { try? FileManager.default.removeItem(at: samples) }
         var chosen: [Double] = []
         var measured: [[[Double]]] = []
-        let perSample = 0.45 / Double(max(segments.count * Self.sampleRateFactors.count, 1))
+        let perSample = 0.3 / Double(max(segments.count * Self.sampleRateFactors.count, 1))
         var done = 0
         for segment in segments {
             let sample = onFrameGrid(Self.sampleRange(of: segment.source))
@@ -73,29 +73,71 @@ struct TargetQualityJob {
         let samplingTime = Date().timeIntervalSince(samplingStarted)
         // FFmpeg 5.1's libx265 cannot change its rate factor mid-stream: one for the whole video.
         let perSegment = decision.codec == .h264
-        let schedule = perSegment
-            ? zip(segments, chosen).map { RateChange(start: $0.outputStart, constantRateFactor: ($1 * 100).rounded() / 100) }
-            : [RateChange(start: 0, constantRateFactor: chosen.min() ?? 23)]
-        let plan = decision.plan.scheduling(schedule)
-        progress.stage(.encoding)
-        let statistics = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
-            try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0.45, to: 0.97)).run()
+        let context = FinalEncode(
+            job: self, decision: decision, segments: segments, metric: metric, videoIndex: videoIndex, perSegment: perSegment)
+        var final = try context.encode(rateFactors: chosen, phase: (0.3, 0.6))
+        var encodes = 1
+        // The samples stand alone, so they can misjudge the pictures inside the long encode (a
+        // still camera keeps refining its background; a middle 2 s unlike the rest of its
+        // shot): when the output is off by more than `tolerance`, or its segments are on
+        // average off by twice that, each segment's rate factor is corrected by its own error
+        // and the video encoded again. The second is kept when within the tolerance, else the
+        // one nearer the target.
+        if Self.needsCorrection(final, segments: segments, target: target) {
+            let corrected = segments.indices.map { index in
+                RateFactorFit.corrected(
+                    target: target.value, chosen: final.rateFactors[index], measured: final.segmentValues[index],
+                    points: measured[index].map { (crf: $0[0], value: $0[1]) }, metric: target.metric)
+            }
+            let aside = location.temporaryURL.deletingLastPathComponent()
+                .appendingPathComponent(".\(location.temporaryURL.lastPathComponent).first")
+            defer { try? FileManager.default.removeItem(at: aside) }
+            try? FileManager.default.removeItem(at: aside)
+            guard (try? FileManager.default.moveItem(at: location.temporaryURL, to: aside)) != nil else {
+                throw .encodingFailed(url, operation: "target quality", reason: "cannot set the first encode aside")
+            }
+            let second = try context.encode(rateFactors: corrected, phase: (0.65, 0.95))
+            encodes += 1
+            let tolerance = Self.tolerance(target.metric)
+            let secondError = abs(second.achieved - target.value)
+            if secondError <= tolerance || secondError <= abs(final.achieved - target.value) {
+                final = second
+            } else {
+                location.discard()
+                try? FileManager.default.moveItem(at: aside, to: location.temporaryURL)
+            }
         }
         var analytics = try CompressionJob.finishedOutput(
-            source: source, decision: decision, statistics: statistics, content: nil, location: location,
+            source: source, decision: decision, statistics: final.statistics, content: nil, location: location,
             progress: progress, flag: flag, started: started)
-        analytics.encoding?.constantRateFactor = perSegment ? nil : schedule.first?.constantRateFactor
+        analytics.encoding?.constantRateFactor = perSegment ? nil : final.rateFactors.first
         analytics.targetQuality = TargetQualityReport(
-            metric: target.metric, target: target.value,
+            metric: target.metric, target: target.value, achieved: final.achieved,
             segments: segments.indices.map { index in
                 TargetQualityReport.Segment(
                     start: segments[index].outputStart, end: segments[index].outputStart + segments[index].duration,
-                    constantRateFactor: perSegment ? schedule[index].constantRateFactor : schedule[0].constantRateFactor,
+                    constantRateFactor: final.rateFactors[index], achieved: final.segmentValues[index],
                     samples: measured[index])
             },
-            sampleEncodes: segments.count * Self.sampleRateFactors.count, samplingTime: samplingTime, perSegment: perSegment)
+            sampleEncodes: segments.count * Self.sampleRateFactors.count, samplingTime: samplingTime,
+            finalEncodes: encodes, perSegment: perSegment)
         progress.finish()
         return CompressionResult(url: location.finalURL, analytics: analytics)
+    }
+
+    /// How far the measured output may be from the target (SSIM, or PSNR in dB) before the
+    /// rate factors are corrected and the video encoded once more.
+    static func tolerance(_ metric: TargetQuality.Metric) -> Double { metric == .ssim ? 0.001 : 0.1 }
+
+    /// Whether a measured encode is off the target by more than `tolerance`, or its segments
+    /// (weighted by duration) by more than twice that on average.
+    static func needsCorrection(_ outcome: FinalEncode.Outcome, segments: [Segment], target: TargetQuality) -> Bool {
+        let tolerance = tolerance(target.metric)
+        if abs(outcome.achieved - target.value) > tolerance { return true }
+        let total = segments.map(\.duration).reduce(0, +)
+        guard total > 0 else { return false }
+        let spread = zip(segments, outcome.segmentValues).map { $0.duration * abs($1 - target.value) }.reduce(0, +) / total
+        return spread > 2 * tolerance
     }
 
     /// `range` with its edges on the output's frame grid (as trims are), so the sample's

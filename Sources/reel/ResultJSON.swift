@@ -83,11 +83,13 @@ enum ResultJSON {
         ])
     }
 
-    /// How the target quality was met: the rate factor of each segment and its samples.
+    /// How the target quality was met: what was reached, the rate factor of each segment and its samples.
     private static func targetQuality(_ report: TargetQualityReport) -> JSONValue {
         .object([
             ("metric", .string(report.metric.rawValue)),
             ("target", .init(report.target)),
+            ("achieved", .init(report.achieved)),
+            ("finalEncodes", .init(report.finalEncodes)),
             ("perSegment", .bool(report.perSegment)),
             ("sampleEncodes", .init(report.sampleEncodes)),
             ("samplingTime", .init(report.samplingTime)),
@@ -95,6 +97,7 @@ enum ResultJSON {
                 .object([
                     ("start", .init(segment.start)), ("end", .init(segment.end)),
                     ("constantRateFactor", .init(segment.constantRateFactor)),
+                    ("achieved", .init(segment.achieved)),
                     ("samples", .array(segment.samples.map { .array($0.map { JSONValue($0) }) })),
                 ])
             })),

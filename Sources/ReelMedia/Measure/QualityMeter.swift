@@ -90,13 +90,19 @@ package enum QualityMeter {
 
         /// The values the graph has ready.
         func pull(_ metric: QualityMetric) throws(MediaFailure) -> [Double] {
-            var values: [Double] = []
+            try pullTimed(metric).map(\.value)
+        }
+
+        /// The values the graph has ready, each with its picture's time (pts in microseconds,
+        /// as seconds).
+        func pullTimed(_ metric: QualityMetric) throws(MediaFailure) -> [(time: Double, value: Double)] {
+            var values: [(time: Double, value: Double)] = []
             let key = metric == .ssim ? "lavfi.ssim.All" : "lavfi.psnr.psnr_avg"
             while try graph.pull(into: result) == .produced {
                 defer { result.unreference() }
                 if let entry = av_dict_get(result.pointer.pointee.metadata, key, nil, 0), let text = entry.pointee.value,
                    let value = Double(String(cString: text)) {
-                    values.append(value)
+                    values.append((Double(result.pts) / 1_000_000, value))
                 }
             }
             return values

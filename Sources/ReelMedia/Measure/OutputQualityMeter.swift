@@ -1,0 +1,129 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// One kept range of the source and where it starts on an output's timeline.
+package struct PlacedRange: Sendable {
+    package var source: ClosedSourceRange
+    /// Seconds from the output's first picture.
+    package var outputStart: Double
+
+    package init(source: ClosedSourceRange, outputStart: Double) {
+        self.source = source
+        self.outputStart = outputStart
+    }
+}
+
+/// Measures a whole finished encode against the source ranges it was made from, streaming:
+/// the encode and the source are decoded side by side, each encoded picture is paired with the
+/// source picture on screen at its time, so memory stays flat however long the video is.
+package enum OutputQualityMeter {
+    /// The value of `metric` for every picture of `encoded`'s video, with its time in seconds
+    /// from the first picture. `placed` lists the source ranges in output order (no crossfades).
+    package static func measure(
+        encoded: URL, source: MediaInfo, streamIndex: Int, placed: [PlacedRange],
+        referenceFilter: String, metric: QualityMetric, shouldCancel: () -> Bool
+    ) throws(MediaFailure) -> [(time: Double, value: Double)] {
+        let microseconds = av_make_q(1, 1_000_000)
+        let reference = try SourcePictures(source: source, streamIndex: streamIndex)
+        let output = try InputFile(url: encoded)
+        guard let outputIndex = output.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .noVideoStream }
+        let outputDecoder = try Decoder(input: output, streamIndex: outputIndex)
+        var comparison: QualityMeter.Comparison?
+        var values: [(time: Double, value: Double)] = []
+        var origin: Int64?
+        var rangeIndex = -1
+        try outputDecoder.forEachFrame(in: output, shouldCancel: shouldCancel) { frame throws(MediaFailure) in
+            guard let stamp = frame.presentationTimestamp else { return true }
+            let time = av_rescale_q(stamp, outputDecoder.timeBase, microseconds)
+            let start = origin ?? time
+            origin = start
+            let seconds = Double(time - start) / 1_000_000
+            let index = placed.lastIndex { $0.outputStart <= seconds + 1e-6 } ?? 0
+            guard placed.indices.contains(index) else { return false }
+            if index != rangeIndex {
+                try reference.begin(placed[index].source, continuing: rangeIndex >= 0 && !placed[index].source.needsSeek)
+                rangeIndex = index
+            }
+            let sourceSeconds = placed[index].source.start.seconds + seconds - placed[index].outputStart
+            guard let picture = try reference.picture(at: sourceSeconds) else { return false }
+            let compare = try comparison.orMakeComparison(
+                distorted: frame, reference: picture, referenceFilter: referenceFilter, metric: metric)
+            picture.pts = time - start
+            frame.pts = time - start
+            try compare.graph.pushReference(picture)
+            try compare.graph.pushDistorted(frame)
+            values += try compare.pullTimed(metric)
+            return true
+        }
+        if let comparison {
+            try comparison.graph.pushReference(nil)
+            try comparison.graph.pushDistorted(nil)
+            values += try comparison.pullTimed(metric)
+        }
+        return values
+    }
+
+    /// The source's pictures read forward, one held on screen and one looked ahead.
+    private final class SourcePictures {
+        private let input: InputFile
+        private let decoder: Decoder
+        private let packet: Packet
+        private let scratch: Frame
+        private var queue: [Frame] = []
+        private var ended = false
+        private var onScreen: Frame?
+
+        init(source: MediaInfo, streamIndex: Int) throws(MediaFailure) {
+            input = try InputFile.reopen(source, keeping: [streamIndex])
+            decoder = try Decoder(input: input, streamIndex: streamIndex)
+            packet = try Packet()
+            scratch = try Frame()
+        }
+
+        /// Starts reading `range`: seeks to it unless it follows on from where reading stands.
+        func begin(_ range: ClosedSourceRange, continuing: Bool) throws(MediaFailure) {
+            guard !continuing else { return }
+            if range.needsSeek {
+                try input.seek(toSeconds: range.start.seconds)
+            } else {
+                try input.rewind()
+            }
+            decoder.flushBuffers()
+            queue.removeAll()
+            onScreen = nil
+            ended = false
+        }
+
+        /// The picture on screen at `seconds` (the last starting at or before it; the first
+        /// one read when none does), or `nil` when the stream has no picture left.
+        func picture(at seconds: Double) throws(MediaFailure) -> Frame? {
+            while true {
+                if queue.isEmpty && !ended { try readMore() }
+                guard let next = queue.first else { return onScreen }
+                let time = decoder.time(of: next)?.seconds ?? -.infinity
+                if time > seconds + 1e-6, onScreen != nil { return onScreen }
+                onScreen = queue.removeFirst()
+            }
+        }
+
+        private func readMore() throws(MediaFailure) {
+            while queue.isEmpty {
+                guard try input.read(into: packet) else {
+                    try decoder.decode(nil, into: scratch) { frame throws(MediaFailure) in
+                        queue.append(try frame.movedOut())
+                        return true
+                    }
+                    ended = true
+                    return
+                }
+                defer { packet.unreference() }
+                guard packet.streamIndex == decoder.streamIndex else { continue }
+                try decoder.decode(packet, into: scratch) { frame throws(MediaFailure) in
+                    queue.append(try frame.movedOut())
+                    return true
+                }
+            }
+        }
+    }
+}
