@@ -17,6 +17,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 WORK = os.path.join(ROOT, "Benchmarks", ".work")
 TARGET = float(os.environ.get("TARGETQUALITY_SSIM", "0.98"))
 FIXED_CRFS = [16, 20, 24, 28, 32, 36]
+# The fixed-CRF encodes depend only on the clip and the CRF: TARGETQUALITY_FIXED_CACHE=FILE
+# keeps their measurements between runs (a change to reel's target-quality mode reruns reel only).
+CACHE = os.environ.get("TARGETQUALITY_FIXED_CACHE")
 CLIPS = [
     ("src720p30_60s", os.path.join(WORK, "inputs", "src720p30_60s.mp4"), 30, "lavfi"),
     ("bbb_60s", os.path.join(WORK, "footage", "bbb.mp4"), 60, "real"),
@@ -78,6 +81,10 @@ def at_equal(points, key, goal):
 
 def main():
     os.makedirs(OUT, exist_ok=True)
+    cache = {}
+    if CACHE and os.path.exists(CACHE):
+        with open(CACHE) as fh:
+            cache = json.load(fh)
     results = {"target": TARGET, "fixed_crfs": FIXED_CRFS, "clips": []}
     only = [c for c in os.environ.get("TARGETQUALITY_ONLY", "").split(",") if c]
     for name, source, seconds, kind in CLIPS:
@@ -97,12 +104,20 @@ def main():
             log(name, "reel", entry["reel"]["bytes"], round(entry["reel"]["mean"], 4), round(wall, 1), "s")
             points = []
             for crf in FIXED_CRFS:
-                out = os.path.join(OUT, f"{name}-crf{crf}.mp4")
+                key = f"{name}-crf{crf}"
+                if key in cache:
+                    points.append(cache[key])
+                    continue
+                out = os.path.join(OUT, f"{key}.mp4")
                 q = (40 - crf) / 24
                 _, wall = reel([source, "--end", str(seconds), "--rate-control", "quality", "--quality", f"{q:.6f}"], out)
                 points.append({"crf": crf, "bytes": video_bytes(out), "wall": round(wall, 2),
                                **summary(ssim_frames(out, source, seconds))})
                 log(name, "crf", crf, points[-1]["bytes"], round(points[-1]["mean"], 4))
+                cache[key] = points[-1]
+                if CACHE:
+                    with open(CACHE, "w") as fh:
+                        json.dump(cache, fh)
             entry["fixed"] = points
             entry["equal_mean"] = at_equal(points, "mean", entry["reel"]["mean"])
             entry["equal_p5"] = at_equal(points, "p5", entry["reel"]["p5"])
