@@ -24,6 +24,7 @@ ALL=(
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts damaged_keyframe.mp4
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
+  sparse_rgb.avi
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -415,6 +416,14 @@ mk_subtitles_mkv() {
   "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=6" -f lavfi -i "$(mono_tone 6)" -i "$cues" \
     -map 0:v -map 1:a -map 2:s "${X264[@]}" "${AAC[@]}" -c:s srt -metadata:s:s:0 language=ger "${BITEXACT[@]}" "$1"
   rm -f "$cues"
+}
+
+# A sparse AVI like OpenCV's tree.avi: cinepak (decodes to rgb24), the header says 15 fps and
+# 115 frames, but only every 6th frame exists (20 pictures, 0.4 s apart; the index holds empty
+# chunks between them); testsrc2 moves, so the content is not static.
+mk_sparse_rgb_avi() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x240:r=15:d=8,select='not(mod(n\,6))'" -fps_mode passthrough \
+    -c:v cinepak "${BITEXACT[@]}" "$1"
 }
 
 # --- driver ----------------------------------------------------------------------------------

@@ -11,11 +11,13 @@ import ReelSupport
 /// - calm (motion < 0.02): keyframe interval x2, bit rate x0.85;
 /// - busy (motion > 0.08): bit rate x1.2 and CRF +1, since motion masks fine loss but needs bits;
 /// - otherwise unchanged. Rich detail (detail > 0.06) adds x1.1 to the bit rate.
+/// - unmeasured (fewer than `minimumPairs` frame pairs could be measured: a sparse or very
+///   short video): the preset's settings are left as they are. No measurement is not "static".
 /// The result is still clamped to the source's bit rate and never raises it.
 public struct ContentAdjustment: Sendable, Equatable, Codable {
     /// The measured motion and detail.
     public var profile: ContentProfile
-    /// `static`, `calm`, `normal` or `busy`.
+    /// `static`, `calm`, `normal`, `busy`, or `unmeasured` (too few frames to tell).
     public var category: String
     /// Factor applied to `maxKeyFrameInterval`.
     public var keyFrameIntervalFactor: Int
@@ -27,10 +29,17 @@ public struct ContentAdjustment: Sendable, Equatable, Codable {
 
 /// Maps a measured `ContentProfile` to encoder adjustments (see `ContentAdjustment`).
 enum ContentAwareTuning {
+    /// Frame pairs (of the six bursts) a measurement needs before it may change anything.
+    static let minimumPairs = 3
+
     static func adjustment(for profile: ContentProfile) -> ContentAdjustment {
         var adjustment = ContentAdjustment(
             profile: profile, category: "normal", keyFrameIntervalFactor: 1, bitrateFactor: 1,
             constantRateFactorOffset: 0)
+        guard profile.samples >= minimumPairs else {
+            adjustment.category = "unmeasured"
+            return adjustment
+        }
         switch profile.motion {
         case ..<0.004:
             adjustment.category = "static"

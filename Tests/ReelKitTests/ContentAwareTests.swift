@@ -41,6 +41,30 @@ import Testing
         #expect(try Harness.keyframeCount(stillResult.url) < Harness.keyframeCount(busyResult.url))
     }
 
+    /// A sparse AVI of an RGB codec (cinepak, like OpenCV's tree.avi): its pictures are made
+    /// planar and measured, so moving content is not taken for static (which had lengthened
+    /// the keyframe interval 4x and cut the bit rate to 0.7x).
+    @Test func sparseRGBVideoIsMeasuredNotGuessedStatic() async throws {
+        let (result, _, _) = try await Harness.compress("sparse_rgb.avi") {
+            $0.contentAwareOptimization = true
+        }
+        let adjustment = try #require(result.analytics.contentAdjustment)
+        #expect(adjustment.profile.samples >= ContentAwareTuning.minimumPairs, "\(adjustment.profile)")
+        #expect(adjustment.profile.motion > 0.02 && adjustment.profile.detail > 0, "\(adjustment.profile)")
+        #expect(adjustment.category != "static" && adjustment.keyFrameIntervalFactor == 1, "\(adjustment)")
+    }
+
+    /// Too few measured frame pairs is no measurement: the preset's settings stay as they are.
+    @Test func tooFewMeasurementsChangeNothing() {
+        let none = ContentAwareTuning.adjustment(for: ContentProfile(motion: 0, detail: 0, samples: 0))
+        #expect(none.category == "unmeasured" && none.keyFrameIntervalFactor == 1)
+        #expect(none.bitrateFactor == 1 && none.constantRateFactorOffset == 0)
+        let few = ContentAwareTuning.adjustment(for: ContentProfile(motion: 0.001, detail: 0.01, samples: 2))
+        #expect(few.category == "unmeasured")
+        let enough = ContentAwareTuning.adjustment(for: ContentProfile(motion: 0.001, detail: 0.01, samples: 6))
+        #expect(enough.category == "static" && enough.keyFrameIntervalFactor == 4)
+    }
+
     @Test func denoisingRemovesNoiseBeforeEncoding() async throws {
         let noisy = try Self.makeClip("noisy_gray.mp4", "color=c=gray:size=320x180:rate=30,noise=alls=25:allf=t+u")
         let directory = try Fixtures.scratchDirectory()

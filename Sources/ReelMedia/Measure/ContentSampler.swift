@@ -12,7 +12,10 @@ public struct ContentProfile: Sendable, Equatable, Codable {
     public var samples: Int
 }
 
-/// Decodes short bursts of frames at evenly spaced positions and measures them.
+/// Decodes short bursts of frames at evenly spaced positions and measures them. Each burst
+/// starts at the first picture that really exists at or after its position (sparse files, such
+/// as AVIs whose index repeats or skips frames, have far fewer pictures than their header's rate
+/// suggests).
 package enum ContentSampler {
     /// Measures `positions` bursts of two consecutive frames between `start` and `end` seconds.
     package static func measure(
@@ -21,6 +24,7 @@ package enum ContentSampler {
     ) throws(MediaFailure) -> ContentProfile {
         let input = try InputFile.reopen(source, keeping: [streamIndex])
         let decoder = try Decoder(input: input, streamIndex: streamIndex, cheap: true)
+        let planar = PlanarPicture()
         var motions: [Double] = []
         var details: [Double] = []
         let span = max(end - start, 0)
@@ -33,7 +37,10 @@ package enum ContentSampler {
             var pairFound = false
             try decoder.forEachFrame(in: input, shouldCancel: shouldCancel) { frame throws(MediaFailure) in
                 if let pts = decoder.time(of: frame), pts.seconds + 0.001 < time { return true }
-                guard let grid = LumaGrid(frame: frame.pointer) else { return true }
+                // RGB and palette pictures (cinepak, PNG, MJPEG variants) are made planar first.
+                var planarGrid = LumaGrid(frame: frame.pointer)
+                if planarGrid == nil { planarGrid = LumaGrid(frame: try planar.converting(frame).pointer) }
+                guard let grid = planarGrid else { return true }
                 if let previous {
                     motions.append(grid.lumaDifference(to: previous))
                     details.append((grid.detail + previous.detail) / 2)
@@ -47,5 +54,31 @@ package enum ContentSampler {
         }
         func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
         return ContentProfile(motion: mean(motions), detail: mean(details), samples: motions.count)
+    }
+}
+
+/// A decoded picture converted, at its own size, to 8-bit planar YUV 4:2:0 (one reused frame).
+final class PlanarPicture {
+    private var context: OpaquePointer?
+    private let output: Frame?
+
+    init() { output = try? Frame() }
+
+    deinit { sws_freeContext(context) }
+
+    /// `frame` in planar YUV; valid until the next call.
+    func converting(_ frame: Frame) throws(MediaFailure) -> Frame {
+        guard let output else { throw .outOfMemory(operation: "av_frame_alloc") }
+        let source = frame.pointer.pointee
+        context = sws_getCachedContext(
+            context, source.width, source.height, AVPixelFormat(rawValue: source.format),
+            source.width, source.height, AV_PIX_FMT_YUV420P, SWS_POINT, nil, nil, nil)
+        guard let context else { throw .failed(.filter, "sws_getCachedContext", "unsupported frame format") }
+        if output.width != source.width || output.height != source.height || !output.hasBuffers {
+            output.unreference()
+            try output.allocatePicture(width: source.width, height: source.height, format: AV_PIX_FMT_YUV420P.rawValue, stage: .filter)
+        }
+        try check(sws_scale_frame(context, output.pointer, frame.pointer), .filter, "sws_scale_frame")
+        return output
     }
 }
