@@ -18,7 +18,7 @@ mkdir -p "$OUTDIR"
 # The ordered list of every clip, and the function that makes it.
 ALL=(
   cfr_audio.mp4 preset_source.mp4 vfr_audio.mp4 no_audio.mp4
-  rotated90.mov rotated90.mp4 odd_dims.mkv hdr_hlg.mp4 hdr_pq.mp4
+  rotated90.mov rotated90.mp4 odd_dims.mkv hdr_hlg.mp4 hdr_pq.mp4 hdr_patches_pq.mp4 hdr_patches_hlg.mp4
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
@@ -161,6 +161,22 @@ mk_hdr() { # $1 out, $2 transfer
 }
 mk_hdr_hlg_mp4() { mk_hdr "$1" arib-std-b67; }
 mk_hdr_pq_mp4() { mk_hdr "$1" smpte2084; }
+
+# Three flat patches of known 10-bit limited-range luma, left to right 300, 509 and 723 (in PQ
+# about 5, 100 and 1000 cd/m²), neutral chroma, tagged and described like hdr_*.mp4.
+mk_hdr_patches() { # $1 out, $2 transfer
+  local x265="log-level=error:info=0:pools=2:frame-threads=1"
+  x265+=":colorprim=bt2020:transfer=$2:colormatrix=bt2020nc:range=limited"
+  x265+=":master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,50)"
+  x265+=":max-cll=1000,400:hdr10=1"
+  "${FF[@]}" -f lavfi \
+    -i "nullsrc=s=320x180:r=25:d=1,format=yuv420p10le,geq=lum='if(lt(X\,W/3)\,300\,if(lt(X\,2*W/3)\,509\,723))':cb=512:cr=512" \
+    -c:v libx265 -preset ultrafast -profile:v main10 -pix_fmt yuv420p10le -tag:v hvc1 \
+    -x265-params "$x265" -color_primaries bt2020 -color_trc "$2" -colorspace bt2020nc \
+    -color_range tv "${BITEXACT[@]}" "$1"
+}
+mk_hdr_patches_pq_mp4() { mk_hdr_patches "$1" smpte2084; }
+mk_hdr_patches_hlg_mp4() { mk_hdr_patches "$1" arib-std-b67; }
 
 # The mov muxer of 5.1 drops attached pictures, so cover art lives in cover_art.mp4 instead.
 mk_multitrack_mov() {

@@ -86,6 +86,9 @@ public struct CompressionConfig: Sendable, Equatable {
     /// Whether text subtitles (SRT, ASS, WebVTT, mov_text...) are kept, as MP4 text subtitles
     /// (`mov_text`) on the output's timeline; picture subtitles cannot be and are dropped.
     public var keepsSubtitles = true
+    /// What happens to an HDR (PQ or HLG) source: by default HEVC keeps it (Main 10) and H.264
+    /// tone-maps it to SDR BT.709, 8-bit (`HDRHandling`).
+    public var hdr: HDRHandling = .automatic
 
     // MARK: Optimization
 

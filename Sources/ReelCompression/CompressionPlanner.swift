@@ -49,7 +49,9 @@ struct CompressionPlanner {
         let reduces = max(sourceRate, picture.baseFrameRate) > target * 1.001
         let outputRate = reduces ? min(target, sourceRate) : sourceRate
 
-        let tenBit = codec == .hevc && picture.bitDepth > 8
+        let toneMaps = HDRToneMap.toneMaps(picture, handling: config.hdr, codec: codec)
+        // H.264 keeps 10 bits only when asked to keep the HDR (High 10 plays in fewer places).
+        let tenBit = picture.bitDepth > 8 && !toneMaps && (codec == .hevc || (config.hdr == .keep && picture.color.isHDR))
         var filters: [String] = []
         if rotatesPixels { filters.append(FilterGraph.rotationFilter(clockwise: rotation)) }
         let rotatedWidth = rotatesPixels && rotation % 180 != 0 ? picture.height : picture.width
@@ -58,6 +60,7 @@ struct CompressionPlanner {
             filters.append("scale=\(encodeWidth):\(encodeHeight):flags=bicubic")
         }
         if let denoise = config.preprocessing.noiseReduction.filter { filters.append(denoise) }
+        if toneMaps { filters.append(HDRToneMap.filter(for: picture)) }
         filters.append("format=\(tenBit ? "yuv420p10le" : "yuv420p")")
 
         let rate = rateControl(codec: codec, video: video, picture: picture,
@@ -74,13 +77,14 @@ struct CompressionPlanner {
             videoStreamIndex: video.index,
             ranges: ranges, videoFilter: filter, video: settings,
             outputRotation: rotatesPixels ? 0 : rotation,
-            hdr: codec == .hevc ? picture.hdr : nil,
-            carryFrameHDR: codec == .hevc && picture.color.isHDR,
+            hdr: codec == .hevc && !toneMaps ? picture.hdr : nil,
+            carryFrameHDR: codec == .hevc && !toneMaps && picture.color.isHDR,
             audioTracks: audio, subtitleStreamIndices: subtitles, fastStart: true, crossfade: config.crossfadeDuration, reducer: reducer,
             targetFrameRate: reduces ? target : nil, keepsMetadata: config.keepsMetadata)
         let summary = EncodingSummary(
             constantRateFactor: rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
-            keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter)
+            keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter,
+            hdr: HDRToneMap.conversion(for: picture, toneMapped: toneMaps))
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         return Decision(plan: plan, codec: codec, video: video,
                         droppedTracks: droppedTracks(keeping: Set(audio.map(\.streamIndex) + subtitles)), summary: summary,

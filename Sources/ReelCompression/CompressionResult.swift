@@ -118,4 +118,6 @@ public struct EncodingSummary: Sendable, Equatable, Codable {
     public var frameRate: Double
     /// libavfilter chain applied to the picture.
     public var videoFilter: String
+    /// What was done with an HDR source (tone-mapped to SDR or kept); `nil` for SDR sources.
+    public var hdr: HDRConversion? = nil
 }

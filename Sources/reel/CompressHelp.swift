@@ -64,6 +64,10 @@ enum CompressHelp {
         .value("speed", valueName: "SPEED",
                help: "x264/x265 speed preset: slower is smaller at the same quality.",
                allowedValues: EncoderSpeed.allCases.map(\.rawValue)),
+        .value("hdr", valueName: "MODE",
+               help: "HDR (PQ/HLG) sources: auto keeps HDR in HEVC and tone-maps H.264 to SDR BT.709; "
+                   + "keep (H.264 becomes 10-bit High 10, which plays in fewer places); tonemap.",
+               allowedValues: HDRHandling.allCases.map(\.rawValue)),
         .value("rate-control", valueName: "MODE",
                help: "capped: quality with the bit rate as a cap; average: the bit rate on "
                    + "average; quality: constant quality, no bit rate.",

@@ -77,6 +77,9 @@ struct ConfigOverrides {
         if let speed = arguments.value("speed").flatMap(EncoderSpeed.init(rawValue:)) {
             config.encoderSpeed = speed
         }
+        if let hdr = arguments.value("hdr").flatMap(HDRHandling.init(rawValue:)) {
+            config.hdr = hdr
+        }
         let bitrate = try arguments.value("bitrate", as: ValueParsers.bitrate)
         switch arguments.value("rate-control").flatMap(RateControl.init(rawValue:)) {
         case .capped?:

@@ -128,6 +128,12 @@ enum ResultJSON {
             ("keyFrameInterval", .init(summary.keyFrameInterval)),
             ("frameRate", .init(summary.frameRate)),
             ("videoFilter", .string(summary.videoFilter)),
+            ("hdr", summary.hdr.map { hdr in
+                .object([
+                    ("sourceTransfer", .string(hdr.sourceTransfer)), ("toneMapped", .bool(hdr.toneMapped)),
+                    ("peakNits", .init(hdr.peakNits)), ("summary", .string(hdr.summary)),
+                ])
+            } ?? .null),
         ])
     }
 

@@ -28,6 +28,7 @@ enum ResultReport {
             ("audio", audioText(result)),
             ("duration", Formatting.seconds(result.compressedDuration)),
         ]
+        if let hdr = result.encoding?.hdr { rows.append(("hdr", hdr.summary)) }
         var time = Formatting.elapsed(result.processingTime)
         if result.processingTime > 0 {
             time += " (" + Formatting.speed(result.compressedDuration / result.processingTime)

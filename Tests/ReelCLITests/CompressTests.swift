@@ -234,6 +234,24 @@ import Testing
         #expect(clash.status == 2 && clash.stderr.contains("drop --bitrate"), "\(clash.stderr)")
     }
 
+    /// `--hdr`: a PQ source to H.264 is tone-mapped by default (said on the summary's `hdr`
+    /// line and in the JSON), kept as High 10 with `--hdr keep`; an unknown mode is a usage error.
+    @Test func hdrHandling() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.hdr, to: scratch.url, as: "hdr.mp4")
+        let text = try Reel.run(["compress", "hdr.mp4", "--codec", "h264", "-o", "sdr.mp4"], in: scratch.url)
+        #expect(text.status == 0 && text.stdout.contains("tone-mapped PQ 1000 nits to SDR BT.709"), "\(text.stdout) \(text.stderr)")
+        let keep = try Reel.run(["compress", "hdr.mp4", "--codec", "h264", "--hdr", "keep", "-o", "keep.mp4", "--json", "--quiet"],
+                                in: scratch.url)
+        #expect(keep.status == 0, "\(keep.stderr)")
+        let result = try #require(try keep.jsonObject()["result"] as? [String: Any])
+        let hdr = try #require((result["encoding"] as? [String: Any])?["hdr"] as? [String: Any])
+        #expect(hdr["toneMapped"] as? Bool == false && hdr["sourceTransfer"] as? String == "smpte2084")
+        let bad = try Reel.run(["compress", "hdr.mp4", "--hdr", "sdr", "-o", "bad.mp4"], in: scratch.url)
+        #expect(bad.status == 2, "\(bad.stderr)")
+    }
+
     @Test func unreadableInputFailsWithoutOutput() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -72,10 +72,15 @@ import Testing
         #expect(streamHDR.maxLuminance == 1000 && streamHDR.maxContentLightLevel == 1000)
     }
 
+    /// HDR to H.264 is tone-mapped to SDR (`HDRToneMapTests`); with `.keep` the tags are
+    /// carried, on a 10-bit High 10 stream.
     @Test func colorTagsAreCarriedToH264() async throws {
-        let (_, output, _) = try await Harness.compress("hdr_hlg.mp4") { $0.videoCodec = .h264 }
+        let (_, output, _) = try await Harness.compress("hdr_hlg.mp4") {
+            $0.videoCodec = .h264
+            $0.hdr = .keep
+        }
         let video = try #require(output.primaryVideo?.video)
-        #expect(video.pixelFormat == "yuv420p")
+        #expect(video.pixelFormat == "yuv420p10le")
         #expect(video.color.transfer == "arib-std-b67")
         #expect(video.color.primaries == "bt2020")
     }

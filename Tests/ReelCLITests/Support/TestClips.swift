@@ -14,6 +14,8 @@ enum TestClips {
         case long = "long.mp4"
         /// 640x360, 30 fps, 40 s, stereo AAC: an analysis long enough to interrupt.
         case minute = "minute.mp4"
+        /// 320x180, 25 fps, 0.4 s, HEVC Main 10 tagged BT.2020 PQ, no audio.
+        case hdr = "hdr.mp4"
 
         /// The ffmpeg arguments that write the clip to `path`.
         func ffmpegArguments(path: String) -> [String] {
@@ -37,6 +39,11 @@ enum TestClips {
                 return head + ["-f", "lavfi", "-i", "testsrc2=s=640x360:r=30:d=40",
                                "-f", "lavfi", "-i", "sine=f=440:r=48000:d=40"]
                     + video + audio + [path]
+            case .hdr:
+                return head + ["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=0.4,format=yuv420p10le",
+                               "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
+                               "-x265-params", "log-level=error:pools=2:frame-threads=1",
+                               "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc", path]
             }
         }
     }
