@@ -66,10 +66,16 @@ struct CompressionPlanner {
         let rate = rateControl(codec: codec, video: video, picture: picture,
                                outputPixels: encodeWidth * encodeHeight, outputRate: outputRate, content: content)
         let keyInterval = config.maxKeyFrameInterval * (content?.keyFrameIntervalFactor ?? 1)
+        // x265's rate control counts time in frames at the nominal rate, not by timestamps: a
+        // sparse source (an AVI with 68 real pictures where the header says 444) would get a
+        // frame's share of the cap per picture that really lasts 6.5 frames. Its cap is scaled
+        // by how much longer the real pictures last (x264 times by timestamps already).
+        let sparseness = codec == .hevc ? Self.sparseness(of: video, nominalRate: outputRate) : 1
+        let encoderMax = rate.max.map { Int(Double($0) * sparseness) }
         let settings = VideoEncoderSettings(
             encoderName: codec.encoderName, speedPreset: config.encoderSpeed.rawValue,
-            constantRateFactor: rate.crf, averageBitRate: rate.average, maxBitRate: rate.max,
-            bufferSize: rate.max.map { $0 * 2 }, keyFrameInterval: keyInterval,
+            constantRateFactor: rate.crf, averageBitRate: rate.average, maxBitRate: encoderMax,
+            bufferSize: encoderMax.map { $0 * 2 }, keyFrameInterval: keyInterval,
             frameRate: outputRate, tenBit: tenBit)
         let filter = filters.joined(separator: ",")
         let plan = TranscodePlan(
@@ -89,6 +95,14 @@ struct CompressionPlanner {
         return Decision(plan: plan, codec: codec, video: video,
                         droppedTracks: droppedTracks(keeping: Set(audio.map(\.streamIndex) + subtitles)), summary: summary,
                         keptRanges: ranges.map { TimeRange(start: $0.start - origin, end: $0.end - origin) })
+    }
+
+    /// How many nominal frame intervals a real picture of `video` lasts on average (1 unless
+    /// its stored pictures are clearly fewer than its duration at `nominalRate` holds).
+    static func sparseness(of video: StreamInfo, nominalRate: Double) -> Double {
+        guard let frames = video.frameCount, frames > 1, let duration = video.duration, duration > 0, nominalRate > 0 else { return 1 }
+        let ratio = duration * nominalRate / Double(frames)
+        return ratio > 1.5 ? min(ratio, 30) : 1
     }
 
     /// Throws when this FFmpeg has no encoder for the video codec (nor its fallback) or, when

@@ -104,8 +104,9 @@ import Testing
         let encoding = try #require(result["encoding"] as? [String: Any])
         #expect(Set(encoding.keys) == [
             "constantRateFactor", "targetBitrate", "maxBitrate", "keyFrameInterval", "frameRate",
-            "videoFilter",
+            "videoFilter", "hdr",
         ])
+        #expect(encoding["hdr"] is NSNull, "an SDR source has no HDR entry")
     }
 
     @Test func noAudioHevcMovWithHumanSummary() throws {

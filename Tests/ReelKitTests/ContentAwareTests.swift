@@ -54,6 +54,17 @@ import Testing
         #expect(adjustment.category != "static" && adjustment.keyFrameIntervalFactor == 1, "\(adjustment)")
     }
 
+    /// The AVI's index, not its header, gives the frames that exist; x265's bit-rate cap is then
+    /// scaled by how long each real picture lasts (its rate control counts nominal frames).
+    @Test func sparseAVICountsItsRealFrames() throws {
+        let source = try MediaInfo.probe(try Fixtures.clip("sparse_rgb.avi"))
+        let video = try #require(source.primaryVideo)
+        #expect(video.frameCount == 20, "\(String(describing: video.frameCount))")
+        #expect(abs(CompressionPlanner.sparseness(of: video, nominalRate: 15) - 115.0 / 20) < 0.1)  // 7.67 s at 15 fps, 20 pictures
+        let dense = try #require(try MediaInfo.probe(try Fixtures.clip("story.mp4")).primaryVideo)
+        #expect(CompressionPlanner.sparseness(of: dense, nominalRate: 30) == 1)
+    }
+
     /// Too few measured frame pairs is no measurement: the preset's settings stay as they are.
     @Test func tooFewMeasurementsChangeNothing() {
         let none = ContentAwareTuning.adjustment(for: ContentProfile(motion: 0, detail: 0, samples: 0))

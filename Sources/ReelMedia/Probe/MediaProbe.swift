@@ -102,7 +102,7 @@ enum MediaProbe {
                 .map { String(cString: $0) },
             bitRate: codecParameters.bit_rate > 0 ? codecParameters.bit_rate : nil,
             duration: duration,
-            frameCount: stream.pointee.nb_frames > 0 ? stream.pointee.nb_frames : nil,
+            frameCount: storedFrameCount(stream, in: input),
             handlerName: metadataValue("handler_name", in: stream.pointee.metadata),
             video: nil,
             audio: nil,
@@ -122,6 +122,19 @@ enum MediaProbe {
                     .map { String(cString: $0) } ?? "unknown")
         }
         return info
+    }
+
+    /// The frames the container says the stream holds. An AVI's header counts the empty
+    /// chunks some writers put where no picture changed (OpenCV's tree.avi: 444 claimed, 68
+    /// real); its index lists only the real ones, so the smaller count is the true one.
+    private static func storedFrameCount(_ stream: UnsafeMutablePointer<AVStream>, in input: InputFile) -> Int64? {
+        let claimed = stream.pointee.nb_frames
+        let format = input.context.pointee.iformat.map { String(cString: $0.pointee.name) }
+        if format == "avi", stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+            let indexed = Int64(avformat_index_get_entries_count(stream))
+            if indexed > 0 && (claimed <= 0 || indexed < claimed) { return indexed }
+        }
+        return claimed > 0 ? claimed : nil
     }
 
     private static func describeVideo(
