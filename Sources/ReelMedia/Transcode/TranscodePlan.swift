@@ -172,11 +172,14 @@ package struct RateChange: Sendable, Equatable {
     /// Seconds on the output's timeline.
     package var start: Double
     package var constantRateFactor: Double
+    /// Whether the picture at `start` opens a closed group of pictures (a shot of its own).
+    package var forcesKeyframe: Bool
 
     /// Creates the value from every field.
-    package init(start: Double, constantRateFactor: Double) {
+    package init(start: Double, constantRateFactor: Double, forcesKeyframe: Bool = true) {
         self.start = start
         self.constantRateFactor = constantRateFactor
+        self.forcesKeyframe = forcesKeyframe
     }
 }
 

@@ -222,22 +222,17 @@ final class VideoStage {
         try pullFiltered(from: graph)
     }
 
-    /// Index of the next entry of `plan.rateSchedule` to apply.
-    private var nextRateChange = 0
+    /// Makes `plan.rateSchedule`'s changes as the encoder reaches them.
+    private lazy var rateScheduler = RateScheduler(
+        changes: plan.rateSchedule, outputEnd: plan.ranges.map { ($0.end - $0.start).seconds }.reduce(0, +),
+        frameRate: plan.video.frameRate)
 
-    /// Switches the encoder's rate factor, and starts a keyframe, at each scheduled time.
+    /// Switches the encoder's rate factor, and starts a keyframe, as the schedule says.
     private func applyRateSchedule(to frame: Frame, timeBase: AVRational, encoder: Encoder) throws(MediaFailure) {
-        let schedule = plan.rateSchedule
-        guard nextRateChange < schedule.count else { return }
-        let seconds = Double(frame.pts) * av_q2d(timeBase)
-        var change: RateChange?
-        while nextRateChange < schedule.count && seconds >= schedule[nextRateChange].start - 1e-4 {
-            change = schedule[nextRateChange]
-            nextRateChange += 1
-        }
-        guard let change else { return }
-        try encoder.setConstantRateFactor(change.constantRateFactor)
-        if seconds > 1e-4 { frame.forceKeyframe() }
+        guard !rateScheduler.isEmpty else { return }
+        let step = rateScheduler.beforeSending(time: Double(frame.pts) * av_q2d(timeBase))
+        if let rateFactor = step.rateFactor { try encoder.setConstantRateFactor(rateFactor) }
+        if step.keyframe { frame.forceKeyframe() }
     }
 
     private func pullFiltered(from graph: FilterGraph) throws(MediaFailure) {
@@ -262,6 +257,7 @@ final class VideoStage {
     /// Gives an encoded packet its frame's duration (libx264 leaves it 0) and muxes it.
     private func write(_ packet: Packet) throws(MediaFailure) {
         guard let encoder else { return }
+        rateScheduler.packetWritten()
         if let pts = packet.pts, let duration = durations.removeValue(forKey: pts) {
             packet.duration = duration
         } else if packet.duration <= 0 {
