@@ -60,7 +60,8 @@ public struct TargetQualityReport: Sendable, Equatable, Codable {
         /// Where it starts and ends on the output's timeline, in seconds.
         public var start: Double
         public var end: Double
-        /// The constant rate factor it was encoded with.
+        /// The constant rate factor it was encoded with (the mean over its duration when the
+        /// schedule changes it within the segment).
         public var constantRateFactor: Double
         /// Its mean quality in the output, measured against the source.
         public var achieved: Double
@@ -73,12 +74,15 @@ public struct TargetQualityReport: Sendable, Equatable, Codable {
     /// The output's mean quality over all its pictures, measured against the source.
     public var achieved: Double
     public var segments: [Segment]
+    /// The output's rate factors: `[start, crf]` pairs, each from its output time on.
+    public var schedule: [[Double]]
     /// Sample encodes run to choose the rate factors.
     public var sampleEncodes: Int
     /// Seconds spent encoding and measuring samples (the cost over one plain encode).
     public var samplingTime: Double
-    /// Encodes of the whole video: 2 when the first missed the target by more than 0.001 SSIM
-    /// (0.1 dB PSNR) and the rate factors were corrected from its measurement.
+    /// Encodes of the whole video: H.264 always 2 (the second with a rate factor per second,
+    /// corrected from the first's measurement); HEVC 2 when the first missed the target by
+    /// more than 0.001 SSIM (0.1 dB PSNR).
     public var finalEncodes: Int
     /// Whether the encoder could change its rate factor between segments (x264); x265 in
     /// FFmpeg 5.1 cannot, and then the whole video gets the lowest one the segments need.
@@ -114,15 +118,26 @@ enum RateFactorFit {
     /// between CRF 28 and 32); a sample flat in the rate factor (a dark title whose grain no
     /// rate reproduces) would otherwise send its segment to the end of the scale.
     static let correctionSlope = 0.3...0.8
+    /// Slopes (dB per rate-factor step) between two encodes of the same piece that a
+    /// correction trusts; outside them (noise, a capped rate factor) the samples' slope is used.
+    static let secantSlope = 0.15...1.5
     /// The largest change one correction makes to a rate factor.
     static let correctionStep = 6.0
 
-    /// The rate factor that reaches `target` for a segment that, encoded at `chosen` inside the
-    /// whole video, `measured` what it did: the measured point moved along the samples' local
-    /// slope (within `correctionSlope`) to the target, by at most `correctionStep`.
+    /// The rate factor that reaches `target` for a piece that, encoded at `chosen` inside the
+    /// whole video, `measured` what it did: the measured point moved to the target along the
+    /// slope between it and the `previous` encode's point for the same piece when that slope is
+    /// plausible (`secantSlope`), else along the samples' local slope (within
+    /// `correctionSlope`), by at most `correctionStep`.
     static func corrected(target: Double, chosen: Double, measured: Double, points: [(crf: Double, value: Double)],
-                          metric: TargetQuality.Metric, range: ClosedRange<Double> = 12...51) -> Double {
-        let step = (linearized(measured, metric) - linearized(target, metric)) / slope(at: chosen, points: points, metric: metric)
+                          metric: TargetQuality.Metric, previous: (crf: Double, value: Double)? = nil,
+                          range: ClosedRange<Double> = 12...51) -> Double {
+        var slope = slope(at: chosen, points: points, metric: metric)
+        if let previous, abs(previous.crf - chosen) >= 0.25 {
+            let measuredSlope = (linearized(previous.value, metric) - linearized(measured, metric)) / (chosen - previous.crf)
+            if secantSlope.contains(measuredSlope) { slope = measuredSlope }
+        }
+        let step = (linearized(measured, metric) - linearized(target, metric)) / slope
         let next = chosen + min(max(step, -correctionStep), correctionStep)
         return min(max(next, range.lowerBound), range.upperBound)
     }

@@ -2,7 +2,7 @@ import Foundation
 import ReelMedia
 import ReelSupport
 
-/// The whole-video encode of a target-quality job at given rate factors, and its measurement:
+/// The whole-video encode of a target-quality job on a rate schedule, and its measurement:
 /// the finished output is compared with the source picture by picture (streaming), so the
 /// report gives what was reached, segment by segment, not what the samples predicted.
 struct FinalEncode {
@@ -17,24 +17,31 @@ struct FinalEncode {
     /// One encode, in the job's temporary file, and what it reached.
     struct Outcome {
         var statistics: TranscodeStatistics
-        /// The rate factor each segment was encoded with.
-        var rateFactors: [Double]
+        /// The rate factors it was encoded with, from their output times on.
+        var schedule: [RateChange]
+        /// Every picture's measured quality, with its output time.
+        var frames: [(time: Double, value: Double)]
+        /// Each segment's rate factor: the mean over its duration.
+        var segmentRateFactors: [Double]
         /// Each segment's mean measured quality.
         var segmentValues: [Double]
         /// The mean over every picture of the output.
         var achieved: Double
     }
 
-    /// Encodes the video with `rateFactors` (one per segment) and measures the result;
-    /// progress runs over `phase`, the encode taking its first 80%.
-    func encode(rateFactors: [Double], phase: (from: Double, to: Double)) throws(ReelError) -> Outcome {
+    /// One rate factor per segment from its start, each opening a keyframe (one rate factor,
+    /// the lowest, when the encoder takes only one).
+    func schedule(segmentRateFactors: [Double]) -> [RateChange] {
+        let rounded = segmentRateFactors.map { ($0 * 100).rounded() / 100 }
+        guard perSegment else { return [RateChange(start: 0, constantRateFactor: rounded.min() ?? 23)] }
+        return zip(segments, rounded).map { RateChange(start: $0.outputStart, constantRateFactor: $1) }
+    }
+
+    /// Encodes the video on `schedule` and measures the result; progress runs over `phase`,
+    /// the encode taking its first 80%.
+    func encode(schedule: [RateChange], phase: (from: Double, to: Double)) throws(ReelError) -> Outcome {
         let location = job.location, flag = job.flag, source = job.planner.source, url = source.url
         if flag.isRaised { throw .cancelled }
-        let rounded = rateFactors.map { ($0 * 100).rounded() / 100 }
-        let used = perSegment ? rounded : Array(repeating: rounded.min() ?? 23, count: rounded.count)
-        let schedule = perSegment
-            ? zip(segments, used).map { RateChange(start: $0.outputStart, constantRateFactor: $1) }
-            : [RateChange(start: 0, constantRateFactor: used.first ?? 23)]
         let split = phase.from + (phase.to - phase.from) * 0.8
         job.progress.stage(.encoding)
         let plan = decision.plan.scheduling(schedule)
@@ -46,21 +53,42 @@ struct FinalEncode {
             defer { offset += (range.end - range.start).seconds }
             return PlacedRange(source: range, outputStart: offset)
         }
-        let values = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
+        let frames = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
             try OutputQualityMeter.measure(
                 encoded: location.temporaryURL, source: source, streamIndex: videoIndex, placed: placed,
                 referenceFilter: decision.plan.referenceFilter, metric: metric, shouldCancel: { flag.isRaised })
         }
         job.progress.report(phase.to)
-        guard !values.isEmpty else {
+        guard !frames.isEmpty else {
             throw .encodingFailed(url, operation: "target quality", reason: "the output could not be measured against the source")
         }
-        let achieved = Self.mean(values.map(\.value))
+        let achieved = Self.mean(frames.map(\.value))
         let segmentValues = segments.map { segment in
-            let inside = values.filter { $0.time >= segment.outputStart - 1e-3 && $0.time < segment.outputStart + segment.duration - 1e-3 }
+            let inside = frames.filter { $0.time >= segment.outputStart - 1e-3 && $0.time < segment.outputStart + segment.duration - 1e-3 }
             return inside.isEmpty ? achieved : Self.mean(inside.map(\.value))
         }
-        return Outcome(statistics: statistics, rateFactors: used, segmentValues: segmentValues, achieved: achieved)
+        let segmentRateFactors = segments.map { Self.meanRateFactor(of: schedule, from: $0.outputStart, to: $0.outputStart + $0.duration) }
+        return Outcome(statistics: statistics, schedule: schedule, frames: frames, segmentRateFactors: segmentRateFactors,
+                       segmentValues: segmentValues, achieved: achieved)
+    }
+
+    /// The rate factor `schedule` gives between two output times, averaged over the time.
+    static func meanRateFactor(of schedule: [RateChange], from start: Double, to end: Double) -> Double {
+        guard end > start else { return rateFactor(of: schedule, at: start) }
+        var total = 0.0
+        var time = start
+        while time < end - 1e-6 {
+            let next = schedule.first { $0.start > time + 1e-6 }?.start ?? end
+            let stop = min(next, end)
+            total += rateFactor(of: schedule, at: time) * (stop - time)
+            time = stop
+        }
+        return ((total / (end - start)) * 100).rounded() / 100
+    }
+
+    /// The rate factor `schedule` gives at an output time.
+    static func rateFactor(of schedule: [RateChange], at time: Double) -> Double {
+        schedule.last { $0.start <= time + 1e-6 }?.constantRateFactor ?? schedule.first?.constantRateFactor ?? 23
     }
 
     /// The arithmetic mean (finite values only: PSNR is infinite on identical pictures).

@@ -48,7 +48,7 @@ struct TargetQualityJob {
         defer { try? FileManager.default.removeItem(at: samples) }
         var chosen: [Double] = []
         var measured: [[[Double]]] = []
-        let perSample = 0.3 / Double(max(segments.count * Self.sampleRateFactors.count, 1))
+        let perSample = 0.25 / Double(max(segments.count * Self.sampleRateFactors.count, 1))
         var done = 0
         for segment in segments {
             let sample = onFrameGrid(Self.sampleRange(of: segment.source))
@@ -75,50 +75,61 @@ struct TargetQualityJob {
         let perSegment = decision.codec == .h264
         let context = FinalEncode(
             job: self, decision: decision, segments: segments, metric: metric, videoIndex: videoIndex, perSegment: perSegment)
-        var final = try context.encode(rateFactors: chosen, phase: (0.3, 0.6))
+        let points = measured.map { $0.map { (crf: $0[0], value: $0[1]) } }
+        // The samples stand alone and cover 2 s of each shot, so they misjudge the pictures
+        // inside the long encode (a still camera keeps refining its background; a shot's
+        // middle unlike the rest of it). H.264 is encoded again with a rate factor for every
+        // second, each corrected by that second's measured error (a whole shot at one rate
+        // factor spends alike on its easy and its hard moments), until its seconds are within
+        // `tolerance` on average or three encodes are done; HEVC, at one rate factor, once when
+        // the output or its segments are off. The encode with the smallest `score` is kept.
+        let phases = perSegment ? [(0.25, 0.5), (0.5, 0.75), (0.75, 0.97)] : [(0.3, 0.6), (0.65, 0.95)]
+        var latest = try context.encode(schedule: context.schedule(segmentRateFactors: chosen), phase: phases[0])
+        var previous: FinalEncode.Outcome?
+        var final = latest
         var encodes = 1
-        // The samples stand alone, so they can misjudge the pictures inside the long encode (a
-        // still camera keeps refining its background; a middle 2 s unlike the rest of its
-        // shot): when the output is off by more than `tolerance`, or its segments are on
-        // average off by twice that, each segment's rate factor is corrected by its own error
-        // and the video encoded again. The second is kept when within the tolerance, else the
-        // one nearer the target.
-        if Self.needsCorrection(final, segments: segments, target: target) {
-            let corrected = segments.indices.map { index in
-                RateFactorFit.corrected(
-                    target: target.value, chosen: final.rateFactors[index], measured: final.segmentValues[index],
-                    points: measured[index].map { (crf: $0[0], value: $0[1]) }, metric: target.metric)
-            }
-            let aside = location.temporaryURL.deletingLastPathComponent()
-                .appendingPathComponent(".\(location.temporaryURL.lastPathComponent).first")
-            defer { try? FileManager.default.removeItem(at: aside) }
-            try? FileManager.default.removeItem(at: aside)
-            guard (try? FileManager.default.moveItem(at: location.temporaryURL, to: aside)) != nil else {
-                throw .encodingFailed(url, operation: "target quality", reason: "cannot set the first encode aside")
-            }
-            let second = try context.encode(rateFactors: corrected, phase: (0.65, 0.95))
-            encodes += 1
+        let kept = location.temporaryURL.deletingLastPathComponent()
+            .appendingPathComponent(".\(location.temporaryURL.lastPathComponent).kept")
+        defer { try? FileManager.default.removeItem(at: kept) }
+        try setAside(location.temporaryURL, as: kept)
+        while encodes < phases.count {
             let tolerance = Self.tolerance(target.metric)
-            let secondError = abs(second.achieved - target.value)
-            if secondError <= tolerance || secondError <= abs(final.achieved - target.value) {
-                final = second
+            let converged = ScheduleRefinement.miss(latest, segments: segments, target: target) <= tolerance
+                && abs(latest.achieved - target.value) <= tolerance
+            if perSegment ? converged : !Self.needsCorrection(latest, segments: segments, target: target) { break }
+            let refined = perSegment
+                ? ScheduleRefinement.windowed(latest, previous: previous, segments: segments, points: points, target: target)
+                : context.schedule(segmentRateFactors: segments.indices.map { index in
+                    RateFactorFit.corrected(target: target.value, chosen: latest.segmentRateFactors[index],
+                                            measured: latest.segmentValues[index], points: points[index], metric: target.metric)
+                })
+            previous = latest
+            latest = try context.encode(schedule: refined, phase: phases[encodes])
+            encodes += 1
+            if Self.score(latest, segments: segments, target: target) < Self.score(final, segments: segments, target: target) {
+                final = latest
+                try setAside(location.temporaryURL, as: kept)
             } else {
                 location.discard()
-                try? FileManager.default.moveItem(at: aside, to: location.temporaryURL)
             }
+            if !perSegment { break }
+        }
+        guard (try? FileManager.default.moveItem(at: kept, to: location.temporaryURL)) != nil else {
+            throw .encodingFailed(url, operation: "target quality", reason: "cannot restore the kept encode")
         }
         var analytics = try CompressionJob.finishedOutput(
             source: source, decision: decision, statistics: final.statistics, content: nil, location: location,
             progress: progress, flag: flag, started: started)
-        analytics.encoding?.constantRateFactor = perSegment ? nil : final.rateFactors.first
+        analytics.encoding?.constantRateFactor = perSegment ? nil : final.schedule.first?.constantRateFactor
         analytics.targetQuality = TargetQualityReport(
             metric: target.metric, target: target.value, achieved: final.achieved,
             segments: segments.indices.map { index in
                 TargetQualityReport.Segment(
                     start: segments[index].outputStart, end: segments[index].outputStart + segments[index].duration,
-                    constantRateFactor: final.rateFactors[index], achieved: final.segmentValues[index],
+                    constantRateFactor: final.segmentRateFactors[index], achieved: final.segmentValues[index],
                     samples: measured[index])
             },
+            schedule: final.schedule.map { [$0.start, $0.constantRateFactor] },
             sampleEncodes: segments.count * Self.sampleRateFactors.count, samplingTime: samplingTime,
             finalEncodes: encodes, perSegment: perSegment)
         progress.finish()
@@ -128,6 +139,21 @@ struct TargetQualityJob {
     /// How far the measured output may be from the target (SSIM, or PSNR in dB) before the
     /// rate factors are corrected and the video encoded once more.
     static func tolerance(_ metric: TargetQuality.Metric) -> Double { metric == .ssim ? 0.001 : 0.1 }
+
+    /// How an encode ranks (lower is better): how far its seconds are from the target
+    /// (`ScheduleRefinement.miss`), plus how far its mean is beyond `tolerance`.
+    static func score(_ outcome: FinalEncode.Outcome, segments: [Segment], target: TargetQuality) -> Double {
+        ScheduleRefinement.miss(outcome, segments: segments, target: target)
+            + max(abs(outcome.achieved - target.value) - tolerance(target.metric), 0)
+    }
+
+    /// Moves a finished encode aside (replacing what was there), out of the temporary name.
+    private func setAside(_ encode: URL, as kept: URL) throws(ReelError) {
+        try? FileManager.default.removeItem(at: kept)
+        guard (try? FileManager.default.moveItem(at: encode, to: kept)) != nil else {
+            throw .encodingFailed(planner.source.url, operation: "target quality", reason: "cannot set an encode aside")
+        }
+    }
 
     /// Whether a measured encode is off the target by more than `tolerance`, or its segments
     /// (weighted by duration) by more than twice that on average.

@@ -90,6 +90,7 @@ enum ResultJSON {
             ("target", .init(report.target)),
             ("achieved", .init(report.achieved)),
             ("finalEncodes", .init(report.finalEncodes)),
+            ("schedule", .array(report.schedule.map { .array($0.map { JSONValue($0) }) })),
             ("perSegment", .bool(report.perSegment)),
             ("sampleEncodes", .init(report.sampleEncodes)),
             ("samplingTime", .init(report.samplingTime)),

@@ -1,0 +1,74 @@
+import ReelMedia
+
+/// A rate schedule refined from a measured encode, second by second.
+///
+/// A shot at one rate factor spends alike on its easy and its hard moments, and its hard
+/// moments make the low percentiles of quality. After one measured encode, each window of about
+/// `windowSeconds` inside a segment gets its own rate factor: the one it had, moved by its own
+/// measured error along its segment's sample slope (`RateFactorFit.corrected`). Windows after
+/// a segment's first change the rate factor without a keyframe; the encoder's frame-accurate
+/// timing of changes is `RateScheduler`'s.
+enum ScheduleRefinement {
+    /// Seconds per window; a last piece under half of it joins the window before.
+    static let windowSeconds = 1.0
+
+    /// The windows of `segments` (output times), each with its segment's index.
+    static func windows(of segments: [TargetQualityJob.Segment]) -> [(segment: Int, start: Double, end: Double)] {
+        var result: [(segment: Int, start: Double, end: Double)] = []
+        for (index, segment) in segments.enumerated() {
+            let end = segment.outputStart + segment.duration
+            var start = segment.outputStart
+            while start < end - 1e-6 {
+                var stop = min(start + windowSeconds, end)
+                if end - stop < windowSeconds / 2 { stop = end }
+                result.append((index, start, stop))
+                start = stop
+            }
+        }
+        return result
+    }
+
+    /// A rate factor per window: the one `latest` gave it, corrected by the quality its
+    /// pictures measured there, along the slope between `previous` and `latest` for that window
+    /// when there is one, else its segment's sample `points`; the first window of each segment
+    /// opens a keyframe. Windows without measured pictures keep their rate factor.
+    static func windowed(
+        _ latest: FinalEncode.Outcome, previous: FinalEncode.Outcome?, segments: [TargetQualityJob.Segment],
+        points: [[(crf: Double, value: Double)]], target: TargetQuality
+    ) -> [RateChange] {
+        windows(of: segments).map { window in
+            let current = FinalEncode.rateFactor(of: latest.schedule, at: window.start)
+            var rateFactor = current
+            if let measured = mean(of: latest, in: window), points.indices.contains(window.segment) {
+                let before = previous.flatMap { outcome in
+                    mean(of: outcome, in: window).map { (crf: FinalEncode.rateFactor(of: outcome.schedule, at: window.start), value: $0) }
+                }
+                rateFactor = RateFactorFit.corrected(
+                    target: target.value, chosen: current, measured: measured,
+                    points: points[window.segment], metric: target.metric, previous: before)
+            }
+            let opens = abs(window.start - segments[window.segment].outputStart) < 1e-6
+            return RateChange(start: window.start, constantRateFactor: (rateFactor * 100).rounded() / 100, forcesKeyframe: opens)
+        }
+    }
+
+    /// The mean measured quality of `outcome`'s pictures inside `window`, if it has any.
+    static func mean(of outcome: FinalEncode.Outcome, in window: (segment: Int, start: Double, end: Double)) -> Double? {
+        let inside = outcome.frames.filter { $0.time >= window.start - 1e-3 && $0.time < window.end - 1e-3 }.map(\.value)
+        return inside.isEmpty ? nil : FinalEncode.mean(inside)
+    }
+
+    /// How far `outcome`'s windows are from the target, weighted by duration; a window above the
+    /// target at the highest rate factor counts as on it (nothing makes it worse).
+    static func miss(_ outcome: FinalEncode.Outcome, segments: [TargetQualityJob.Segment], target: TargetQuality) -> Double {
+        var total = 0.0, weighted = 0.0
+        for window in windows(of: segments) {
+            guard let value = mean(of: outcome, in: window) else { continue }
+            let length = window.end - window.start
+            let capped = FinalEncode.rateFactor(of: outcome.schedule, at: window.start) >= 51 - 1e-6 && value >= target.value
+            total += length
+            weighted += capped ? 0 : length * abs(value - target.value)
+        }
+        return total > 0 ? weighted / total : 0
+    }
+}
