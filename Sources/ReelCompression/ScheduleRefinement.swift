@@ -1,6 +1,6 @@
 import ReelMedia
 
-/// A rate schedule refined from a measured encode, second by second.
+/// A rate schedule refined from a measured encode, half second by half second.
 ///
 /// A shot at one rate factor spends alike on its easy and its hard moments, and its hard
 /// moments make the low percentiles of quality. After one measured encode, each window of about
@@ -9,18 +9,22 @@ import ReelMedia
 /// a segment's first change the rate factor without a keyframe; the encoder's frame-accurate
 /// timing of changes is `RateScheduler`'s.
 enum ScheduleRefinement {
-    /// Seconds per window; a last piece under half of it joins the window before.
-    static let windowSeconds = 1.0
+    /// Seconds per window; a last piece under half of it joins the window before. On BBB's
+    /// first minute at SSIM 0.98, 1 s windows saved 13.9% against the fixed CRF matching mean
+    /// and 5th percentile, 0.5 s windows 16.9%.
+    static let windowSeconds = 0.5
 
     /// The windows of `segments` (output times), each with its segment's index.
-    static func windows(of segments: [TargetQualityJob.Segment]) -> [(segment: Int, start: Double, end: Double)] {
+    static func windows(
+        of segments: [TargetQualityJob.Segment], length: Double = windowSeconds
+    ) -> [(segment: Int, start: Double, end: Double)] {
         var result: [(segment: Int, start: Double, end: Double)] = []
         for (index, segment) in segments.enumerated() {
             let end = segment.outputStart + segment.duration
             var start = segment.outputStart
             while start < end - 1e-6 {
-                var stop = min(start + windowSeconds, end)
-                if end - stop < windowSeconds / 2 { stop = end }
+                var stop = min(start + length, end)
+                if end - stop < length / 2 { stop = end }
                 result.append((index, start, stop))
                 start = stop
             }
@@ -34,9 +38,9 @@ enum ScheduleRefinement {
     /// opens a keyframe. Windows without measured pictures keep their rate factor.
     static func windowed(
         _ latest: FinalEncode.Outcome, previous: FinalEncode.Outcome?, segments: [TargetQualityJob.Segment],
-        points: [[(crf: Double, value: Double)]], target: TargetQuality
+        points: [[(crf: Double, value: Double)]], target: TargetQuality, length: Double = windowSeconds
     ) -> [RateChange] {
-        windows(of: segments).map { window in
+        windows(of: segments, length: length).map { window in
             let current = FinalEncode.rateFactor(of: latest.schedule, at: window.start)
             var rateFactor = current
             if let measured = mean(of: latest, in: window), points.indices.contains(window.segment) {
@@ -60,9 +64,11 @@ enum ScheduleRefinement {
 
     /// How far `outcome`'s windows are from the target, weighted by duration; a window above the
     /// target at the highest rate factor counts as on it (nothing makes it worse).
-    static func miss(_ outcome: FinalEncode.Outcome, segments: [TargetQualityJob.Segment], target: TargetQuality) -> Double {
+    static func miss(
+        _ outcome: FinalEncode.Outcome, segments: [TargetQualityJob.Segment], target: TargetQuality, length: Double = windowSeconds
+    ) -> Double {
         var total = 0.0, weighted = 0.0
-        for window in windows(of: segments) {
+        for window in windows(of: segments, length: length) {
             guard let value = mean(of: outcome, in: window) else { continue }
             let length = window.end - window.start
             let capped = FinalEncode.rateFactor(of: outcome.schedule, at: window.start) >= 51 - 1e-6 && value >= target.value

@@ -80,9 +80,9 @@ public struct TargetQualityReport: Sendable, Equatable, Codable {
     public var sampleEncodes: Int
     /// Seconds spent encoding and measuring samples (the cost over one plain encode).
     public var samplingTime: Double
-    /// Encodes of the whole video: H.264 always 2 (the second with a rate factor per second,
-    /// corrected from the first's measurement); HEVC 2 when the first missed the target by
-    /// more than 0.001 SSIM (0.1 dB PSNR).
+    /// Encodes of the whole video: H.264 2 or 3 (then with a rate factor per half second,
+    /// corrected from the measured encode before); HEVC 2 when the first missed the target by
+    /// more than 0.001 SSIM (0.1 dB PSNR), else 1.
     public var finalEncodes: Int
     /// Whether the encoder could change its rate factor between segments (x264); x265 in
     /// FFmpeg 5.1 cannot, and then the whole video gets the lowest one the segments need.

@@ -79,8 +79,8 @@ struct TargetQualityJob {
         // The samples stand alone and cover 2 s of each shot, so they misjudge the pictures
         // inside the long encode (a still camera keeps refining its background; a shot's
         // middle unlike the rest of it). H.264 is encoded again with a rate factor for every
-        // second, each corrected by that second's measured error (a whole shot at one rate
-        // factor spends alike on its easy and its hard moments), until its seconds are within
+        // half second, each corrected by that window's measured error (a whole shot at one rate
+        // factor spends alike on its easy and its hard moments), until its windows are within
         // `tolerance` on average or three encodes are done; HEVC, at one rate factor, once when
         // the output or its segments are off. The encode with the smallest `score` is kept.
         let phases = perSegment ? [(0.25, 0.5), (0.5, 0.75), (0.75, 0.97)] : [(0.3, 0.6), (0.65, 0.95)]
