@@ -929,8 +929,8 @@ else:
     md.append(
         f"`Benchmarks/targetquality/bench.py`: `reel compress IN --end S --target-quality ssim:{tq['target']:g}` "
         "(shots from the analyzer, each sampled at CRF 20/27/34 and encoded at the largest CRF reaching the target; "
-        "the finished output is then measured against the source in-process, and when it or its segments are off "
-        "the target each segment's CRF is corrected by its own error and the video encoded once more) "
+        "the finished output is then measured against the source in-process and encoded again with a CRF for every "
+        "half second, each corrected by that window's measured error, up to three encodes in all) "
         "against the same settings at one fixed CRF (`--rate-control quality`, CRF "
         + ", ".join(str(c) for c in tq["fixed_crfs"]) + "), all with `--speed medium --no-audio --max-dimension original "
         "--no-content-aware` and the medium preset's 30-frame keyframe interval. Per-frame SSIM (All) of each output "

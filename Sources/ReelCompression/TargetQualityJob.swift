@@ -92,13 +92,14 @@ struct TargetQualityJob {
             .appendingPathComponent(".\(location.temporaryURL.lastPathComponent).kept")
         defer { try? FileManager.default.removeItem(at: kept) }
         try setAside(location.temporaryURL, as: kept)
+        let window = ScheduleRefinement.windowLength(frameRate: decision.plan.frameRate)
         while encodes < phases.count {
             let tolerance = Self.tolerance(target.metric)
-            let converged = ScheduleRefinement.miss(latest, segments: segments, target: target) <= tolerance
+            let converged = ScheduleRefinement.miss(latest, segments: segments, target: target, length: window) <= tolerance
                 && abs(latest.achieved - target.value) <= tolerance
             if perSegment ? converged : !Self.needsCorrection(latest, segments: segments, target: target) { break }
             let refined = perSegment
-                ? ScheduleRefinement.windowed(latest, previous: previous, segments: segments, points: points, target: target)
+                ? ScheduleRefinement.windowed(latest, previous: previous, segments: segments, points: points, target: target, length: window)
                 : context.schedule(segmentRateFactors: segments.indices.map { index in
                     RateFactorFit.corrected(target: target.value, chosen: latest.segmentRateFactors[index],
                                             measured: latest.segmentValues[index], points: points[index], metric: target.metric)
@@ -106,7 +107,8 @@ struct TargetQualityJob {
             previous = latest
             latest = try context.encode(schedule: refined, phase: phases[encodes])
             encodes += 1
-            if Self.score(latest, segments: segments, target: target) < Self.score(final, segments: segments, target: target) {
+            if Self.score(latest, segments: segments, target: target, window: window)
+                < Self.score(final, segments: segments, target: target, window: window) {
                 final = latest
                 try setAside(location.temporaryURL, as: kept)
             } else {
@@ -142,8 +144,8 @@ struct TargetQualityJob {
 
     /// How an encode ranks (lower is better): how far its seconds are from the target
     /// (`ScheduleRefinement.miss`), plus how far its mean is beyond `tolerance`.
-    static func score(_ outcome: FinalEncode.Outcome, segments: [Segment], target: TargetQuality) -> Double {
-        ScheduleRefinement.miss(outcome, segments: segments, target: target)
+    static func score(_ outcome: FinalEncode.Outcome, segments: [Segment], target: TargetQuality, window: Double) -> Double {
+        ScheduleRefinement.miss(outcome, segments: segments, target: target, length: window)
             + max(abs(outcome.achieved - target.value) - tolerance(target.metric), 0)
     }
 

@@ -111,6 +111,8 @@ extension TranscodePlan {
     package var averageVideoBitRate: Int? { video.averageBitRate }
     /// The video's constant rate factor, when it has one.
     package var constantRateFactor: Double? { video.constantRateFactor }
+    /// The output's frame rate.
+    package var frameRate: Double { video.frameRate }
     /// The picture as the plan's filter makes it, without denoising: what an encode of this
     /// plan is compared with.
     package var referenceFilter: String {
