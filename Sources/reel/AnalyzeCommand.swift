@@ -15,15 +15,21 @@ struct AnalyzeCommand {
             into chunks of a few seconds) gets an engagement level from 0 to 9, relative to the \
             video itself (0 its dullest tenth, 9 its top 5%; a video where nothing stands out \
             stays below 6); parts at level 6 or above are the highlights. Cuts are placed on the exact frame; fades and dissolves count as \
-            shot boundaries too. With --json, prints one object with times in seconds.
+            shot boundaries too. With --json, prints one object with times in seconds. \
+            --format csv lists shots and highlights (seconds, timecodes, frame numbers counted \
+            from 0 with the end frame the first after the range, level); edl writes the \
+            highlights as a CMX3600 edit decision list (non-drop-frame timecode at the rounded \
+            frame rate, laid end to end on the record side); srt writes one chapter cue per shot.
             """,
         examples: [
             "reel analyze holiday.mov",
             "reel analyze holiday.mov --json | jq '.highlights'",
             "reel analyze match.mp4 --sample-rate 10",
+            "reel analyze film.mkv --format edl > highlights.edl",
         ],
         options: [
-            .flag("json", help: "Print one JSON object instead of text."),
+            .flag("json", help: "Print one JSON object instead of text (--format json)."),
+            .value("format", valueName: "FORMAT", help: "What to print.", allowedValues: OutputFormat.allCases.map(\.rawValue)),
             .value("sample-rate", valueName: "FPS",
                    help: "Frames measured per second in the main pass (default 6)."),
             .flag("no-faces", help: "Do not look for faces (saves the face pass, about a tenth of the time)."),
@@ -33,6 +39,11 @@ struct AnalyzeCommand {
 
     /// The parsed arguments.
     let arguments: ParsedArguments
+
+    /// The renderings `--format` offers.
+    enum OutputFormat: String, CaseIterable {
+        case text, json, csv, edl, srt
+    }
 
     /// Runs the analysis and prints it; returns the exit status (128 + the signal that
     /// stopped it, if `signals` caught one).
@@ -47,6 +58,12 @@ struct AnalyzeCommand {
             Console.error(error.description)
             return ExitStatus.usage
         }
+        let named = arguments.value("format").flatMap(OutputFormat.init(rawValue:))
+        if arguments.flag("json") && named != nil && named != .json {
+            Console.error("--json and --format \(named?.rawValue ?? "") ask for different output; drop one of the two")
+            return ExitStatus.usage
+        }
+        let format = named ?? (arguments.flag("json") ? .json : .text)
         if arguments.flag("no-faces") { options.faces = nil }
         let showProgress = !arguments.flag("quiet") && Console.errorIsTerminal
         let started = Date()
@@ -69,10 +86,20 @@ struct AnalyzeCommand {
         }
         let elapsed = Date().timeIntervalSince(started)
         let highlights = HighlightAnalysisRequest().highlights(in: analysis)
-        if arguments.flag("json") {
+        let frameRate = (try? MediaInfo.probe(input.url))?.primaryVideo?.video?.frameRate ?? 30
+        switch format {
+        case .json:
             Console.printOut(AnalysisReport.json(analysis, highlights: highlights, source: input.display, elapsed: elapsed).rendered())
-        } else {
+        case .text:
             Console.printOut(AnalysisReport.text(analysis, highlights: highlights, source: input.display, elapsed: elapsed))
+        case .csv:
+            Console.printOut(AnalysisExport.csv(analysis, highlights: highlights, frameRate: frameRate))
+        case .edl:
+            Console.printOut(AnalysisExport.edl(
+                highlights: highlights, frameRate: frameRate, title: input.url.deletingPathExtension().lastPathComponent,
+                clipName: input.url.lastPathComponent))
+        case .srt:
+            Console.printOut(AnalysisExport.srt(analysis, highlights: highlights))
         }
         return ExitStatus.success
     }
