@@ -103,7 +103,9 @@ struct AnalysisRun {
             samples: zip(frames, signatures).map { SampleSignature(time: $0.time, signature: $1) })
         // Decoding works on the file's clock; results are on the API's timeline, whose zero is the
         // file's start (its first presented frame), as compression ranges and thumbnails are.
-        return analysis.shifted(by: MediaTime(value: 0, timescale: 1) - MediaTime(seconds: source.startTime, timescale: 1_000_000))
+        var described = analysis
+        described.sourceFileSize = source.fileSize
+        return described.shifted(by: MediaTime(value: 0, timescale: 1) - MediaTime(seconds: source.startTime, timescale: 1_000_000))
     }
 
     /// Sorted boundaries inside the video, at least `minimumGap` apart (cuts win over gradual).

@@ -2,7 +2,7 @@ import ReelMedia
 import ReelSupport
 
 /// A place where one shot ends and the next begins.
-public struct ShotBoundary: Sendable, Equatable {
+public struct ShotBoundary: Sendable, Equatable, Codable {
     /// How the shots are joined.
     public enum Kind: String, Sendable, Codable {
         /// A cut: the next shot's first frame follows the last frame of the previous one.

@@ -1,3 +1,4 @@
+import Foundation
 import ReelMedia
 import ReelSupport
 
@@ -5,7 +6,7 @@ import ReelSupport
 /// Requests read their results from it. Times are on the API's timeline: zero is the file's
 /// start (its first presented frame), as for compression ranges and thumbnails, whatever clock
 /// the container keeps (an MPEG-TS often starts at 1.4 s).
-public struct VideoAnalysis: Sendable, Equatable {
+public struct VideoAnalysis: Sendable, Equatable, Codable {
     /// The analyzed file's video duration in seconds.
     public var duration: Double
     /// Where shots change, in time order.
@@ -25,14 +26,49 @@ public struct VideoAnalysis: Sendable, Equatable {
     public var sampledFrames: Int
     /// The faces seen on the samples the face pass searched (empty when it was off).
     public var faces: [FaceSample] = []
+    /// The analyzed file's size in bytes, to tell a saved analysis of another file (`nil` when
+    /// not recorded).
+    public var sourceFileSize: Int64?
     /// The appearance signature of every sample, in time order, to tell repeated content apart.
     package var samples: [SampleSignature] = []
 }
 
 /// The coarse appearance of one sampled frame (block means of Y, U and V).
-package struct SampleSignature: Sendable, Equatable {
+package struct SampleSignature: Sendable, Equatable, Codable {
     package var time: MediaTime
     package var signature: [UInt8]
+
+    package init(time: MediaTime, signature: [UInt8]) {
+        self.time = time
+        self.signature = signature
+    }
+
+    private enum CodingKeys: String, CodingKey { case time, signature }
+
+    /// The signature is saved as base64, a quarter of the size of a list of numbers.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        time = try container.decode(MediaTime.self, forKey: .time)
+        signature = try SignatureCoding.decode(container.decode(String.self, forKey: .signature))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(time, forKey: .time)
+        try container.encode(SignatureCoding.encode(signature), forKey: .signature)
+    }
+}
+
+/// Appearance signatures in saved analyses: base64 text.
+enum SignatureCoding {
+    static func encode(_ signature: [UInt8]) -> String { Data(signature).base64EncodedString() }
+
+    static func decode(_ text: String) throws -> [UInt8] {
+        guard let data = Data(base64Encoded: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a signature is not base64"))
+        }
+        return [UInt8](data)
+    }
 }
 
 /// Faces on one searched sample.
@@ -60,7 +96,7 @@ extension VideoAnalysis {
 }
 
 /// A stretch of the timeline with its engagement level.
-public struct EngagementSegment: Sendable, Equatable {
+public struct EngagementSegment: Sendable, Equatable, Codable {
     /// The segment's time range.
     public var timeRange: TimeRange
     /// Engagement from 0 (least) to 9 (most).
@@ -75,6 +111,53 @@ public struct EngagementSegment: Sendable, Equatable {
     package var posterTime: MediaTime?
     /// That sample's poster score (0 when none).
     package var posterScore = 0.0
+
+    /// Creates a segment (its signature and poster picture are the analyzer's to fill).
+    public init(timeRange: TimeRange, level: Float, features: SegmentFeatures, rawEngagement: Double = 0) {
+        self.timeRange = timeRange
+        self.level = level
+        self.features = features
+        self.rawEngagement = rawEngagement
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case timeRange, level, features, rawEngagement, signature, posterTime, posterScore
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        timeRange = try container.decode(TimeRange.self, forKey: .timeRange)
+        level = try container.decode(Float.self, forKey: .level)
+        features = try container.decode(SegmentFeatures.self, forKey: .features)
+        rawEngagement = try container.decodeIfPresent(Double.self, forKey: .rawEngagement) ?? 0
+        signature = try SignatureCoding.decode(container.decodeIfPresent(String.self, forKey: .signature) ?? "")
+        posterTime = try container.decodeIfPresent(MediaTime.self, forKey: .posterTime)
+        posterScore = try container.decodeIfPresent(Double.self, forKey: .posterScore) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(timeRange, forKey: .timeRange)
+        try container.encode(level, forKey: .level)
+        try container.encode(features, forKey: .features)
+        try container.encode(rawEngagement, forKey: .rawEngagement)
+        try container.encode(SignatureCoding.encode(signature), forKey: .signature)
+        try container.encodeIfPresent(posterTime, forKey: .posterTime)
+        try container.encode(posterScore, forKey: .posterScore)
+    }
+}
+
+extension VideoAnalysis {
+    /// Why this analysis cannot be of `source` (another size or length), or `nil` when it can.
+    public func mismatch(with source: MediaInfo) -> String? {
+        if let sourceFileSize, sourceFileSize != source.fileSize {
+            return "it was made from a file of \(sourceFileSize) bytes, this one has \(source.fileSize)"
+        }
+        if source.duration > 0, abs(source.duration - duration) > 0.05 {
+            return String(format: "it was made from a video of %.3f s, this one lasts %.3f s", duration, source.duration)
+        }
+        return nil
+    }
 }
 
 /// The mean appearance of the samples inside a range.

@@ -15,7 +15,9 @@ struct AnalyzeCommand {
             into chunks of a few seconds) gets an engagement level from 0 to 9, relative to the \
             video itself (0 its dullest tenth, 9 its top 5%; a video where nothing stands out \
             stays below 6); parts at level 6 or above are the highlights. Cuts are placed on the exact frame; fades and dissolves count as \
-            shot boundaries too. With --json, prints one object with times in seconds. \
+            shot boundaries too. With --json, prints one object with times in seconds; its \
+            "analysis" member is the whole analysis, which 'reel highlights' and 'reel \
+            thumbnail' take back with --analysis FILE instead of analyzing again. \
             --format csv lists shots and highlights (seconds, timecodes, frame numbers counted \
             from 0 with the end frame the first after the range, level); edl writes the \
             highlights as a CMX3600 edit decision list (non-drop-frame timecode at the rounded \
@@ -112,6 +114,7 @@ enum AnalysisReport {
         func range(_ range: TimeRange) -> [(String, JSONValue)] {
             [("start", JSONValue(range.start.seconds)), ("end", JSONValue(range.end.seconds))]
         }
+        let saved: JSONValue = SavedAnalysisFile.encoded(analysis).map { JSONValue.raw($0) } ?? .null
         return .object([
             ("source", .string(source)),
             ("duration", JSONValue(analysis.duration)),
@@ -129,6 +132,7 @@ enum AnalysisReport {
                 .object([("time", JSONValue($0.time.seconds)), ("kind", .string($0.kind.rawValue))])
             })),
             ("analysisTime", JSONValue(elapsed)),
+            ("analysis", saved),
             ("sampledFrames", JSONValue(analysis.sampledFrames)),
             ("refinedCuts", JSONValue(analysis.refinedCuts)),
             ("faces", .array(analysis.faces.filter { $0.presence.count > 0 }.map { sample in

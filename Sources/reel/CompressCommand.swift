@@ -32,6 +32,10 @@ struct CompressCommand: Sendable {
             config.trim = .highlights(reel)
         }
         let options = try CompressOptions(arguments)
+        if let path = arguments.value("analysis"), options.isBatch {
+            throw CommandFailure(ArgumentError.invalidValue(
+                option: "--analysis", value: path, reason: "a saved analysis is of one video; give one input"))
+        }
         config.fileType = try options.fileType(presetDefault: config.fileType)
         let all = try InputCollection.collect(options.inputs)
         let planner = OutputPlanner(

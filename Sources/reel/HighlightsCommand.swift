@@ -33,6 +33,8 @@ enum HighlightsCommand {
     private static let highlightOptions: [OptionSpec] = [
         .value("max-duration", valueName: "SECONDS", help: "Longest the reel may be, e.g. 30."),
         .value("min-level", valueName: "LEVEL", help: "Lowest engagement level (0-9) a part may have."),
+        .value("analysis", valueName: "FILE",
+               help: "Use this saved analysis ('reel analyze IN --json > FILE') instead of analyzing again (one input)."),
     ]
 }
 
@@ -46,7 +48,8 @@ enum HighlightOptions {
                 throw .invalidValue(option: "--min-level", value: arguments.value("min-level") ?? "",
                                     reason: "levels go from 0 to 9")
             }
-            return HighlightReelOptions(maximumDuration: budget, minimumLevel: level.map { Float($0) })
+            let analysis = try arguments.value("analysis").map(SavedAnalysisFile.load)
+            return HighlightReelOptions(maximumDuration: budget, minimumLevel: level.map { Float($0) }, analysis: analysis)
         } catch {
             throw CommandFailure(error)
         }

@@ -10,6 +10,8 @@ indirect enum JSONValue {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// JSON text made elsewhere (by `JSONEncoder`), written as it is, on one line.
+    case raw(String)
 
     /// An integer, or `null` when absent.
     init<Value: BinaryInteger>(_ value: Value?) {
@@ -45,6 +47,7 @@ indirect enum JSONValue {
         case .integer(let value): text += String(value)
         case .number(let value): text += Self.format(value)
         case .string(let value): Self.writeString(value, to: &text)
+        case .raw(let json): text += json
         case .array(let items):
             writeContainer(
                 items.map { (nil, $0) }, open: "[", close: "]", to: &text, indent: indent)

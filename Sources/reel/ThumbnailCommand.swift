@@ -29,6 +29,8 @@ struct ThumbnailCommand {
             .value("from", valueName: "KIND", help: "Frames of the sheet: even (default) or highlights.",
                    allowedValues: ["even", "highlights"]),
             .value("columns", valueName: "N", help: "Columns of the sheet (about square by default)."),
+            .value("analysis", valueName: "FILE",
+                   help: "Use this saved analysis ('reel analyze IN --json > FILE') instead of analyzing again."),
             .flag("overwrite", help: "Replace an existing output."),
             .flag("json", help: "Print one JSON object instead of text."),
         ],
@@ -41,8 +43,9 @@ struct ThumbnailCommand {
     /// stopped it, if `signals` caught one).
     func run(signals: SignalHandling) async -> Int32 {
         let input = InputItem(display: arguments.positional("INPUT") ?? "")
-        let sheet: Int?, width: Int?, columns: Int?, time: ParsedTime?
+        let sheet: Int?, width: Int?, columns: Int?, time: ParsedTime?, saved: VideoAnalysis?
         do throws(ArgumentError) {
+            saved = try arguments.value("analysis").map(SavedAnalysisFile.load)
             sheet = try arguments.value("sheet", as: ValueParsers.positiveInteger)
             width = try arguments.value("width", as: ValueParsers.positiveInteger)
             columns = try arguments.value("columns", as: ValueParsers.positiveInteger)
@@ -77,11 +80,11 @@ struct ThumbnailCommand {
                 let selection: ContactSheetSelection = arguments.value("from") == "highlights" ? .highlights : .evenlySpaced
                 result = try await Thumbnailer().contactSheet(
                     of: input.url, frames: sheet, selection: selection, columns: columns, tileWidth: width ?? 320, to: output,
-                    progressHandler: progress)
+                    analysis: saved, progressHandler: progress)
             } else {
                 result = try await Thumbnailer().thumbnail(
                     of: input.url, at: time.map { MediaTime(value: $0.value, timescale: $0.timescale) }, width: width, to: output,
-                    progressHandler: progress)
+                    analysis: saved, progressHandler: progress)
             }
         } catch .cancelled {
             let signal = signals.receivedSignal ?? SIGINT

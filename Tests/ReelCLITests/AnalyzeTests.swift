@@ -24,7 +24,7 @@ import Testing
         #expect(run.stderr.isEmpty)
         let object = try run.jsonObject()
         #expect(Set(object.keys) == ["source", "duration", "keyframe", "highlights", "segments", "shots",
-                                     "boundaries", "analysisTime", "sampledFrames", "refinedCuts", "faces"])
+                                     "boundaries", "analysisTime", "analysis", "sampledFrames", "refinedCuts", "faces"])
         // The story clip is test patterns: no face.
         #expect((object["faces"] as? [Any])?.isEmpty == true)
         // 24 s sampled at 6 per second; story's cuts sit on keyframes, so none needs a second look.

@@ -81,3 +81,19 @@ import Testing
         #expect((try? shots.get())?.shots.isEmpty == false)
     }
 }
+
+/// `VideoAnalysis` is `Codable`: a saved analysis decodes to the same value, and knows its file.
+@Suite(.timeLimit(.minutes(5))) struct SavedAnalysisCodingTests {
+    @Test func anAnalysisRoundTripsThroughJSON() async throws {
+        let url = try Fixtures.clip("story.mp4")
+        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: url))
+        let data = try JSONEncoder().encode(analysis)
+        let decoded = try JSONDecoder().decode(VideoAnalysis.self, from: data)
+        #expect(decoded == analysis)
+        #expect(decoded.sourceFileSize == (try MediaInfo.probe(url)).fileSize)
+        #expect(decoded.mismatch(with: try MediaInfo.probe(url)) == nil)
+        let other = try MediaInfo.probe(try Fixtures.clip("keyframe.mp4"))
+        #expect(decoded.mismatch(with: other) != nil)
+        #expect(throws: ReelError.self) { try decoded.requireSource(other) }
+    }
+}

@@ -68,6 +68,7 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
     ) async throws(ReelError) -> [TimeRange] {
         let analysis: VideoAnalysis
         if let given = options.analysis {
+            try given.requireSource(source)
             analysis = given
         } else {
             analysis = try await analyzer.analysis(
@@ -85,5 +86,15 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
 
     public static func == (lhs: HighlightReelTrim, rhs: HighlightReelTrim) -> Bool {
         lhs.options == rhs.options && lhs.analyzer === rhs.analyzer
+    }
+}
+
+extension VideoAnalysis {
+    /// Throws `ReelError.invalidConfiguration` naming `source` when this analysis was made from
+    /// another file (a saved analysis passed with the wrong video).
+    public func requireSource(_ source: MediaInfo) throws(ReelError) {
+        if let reason = mismatch(with: source) {
+            throw .invalidConfiguration("the given analysis is of another video: \(reason)", file: source.url)
+        }
     }
 }

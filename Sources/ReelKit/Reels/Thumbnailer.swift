@@ -41,6 +41,7 @@ public final class Thumbnailer: Sendable {
     /// Writes the frame on screen at `time` (the key frame when nil), `width` pixels wide
     /// (the picture's own width when nil), to `output` (`.jpg`, `.jpeg` or `.png`).
     public func thumbnail(of source: URL, at time: MediaTime? = nil, width: Int? = nil, to output: URL,
+                          analysis given: VideoAnalysis? = nil,
                           progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> ThumbnailResult {
         let reporter = ProgressReporter(progressHandler)
         let info = try await Self.probe(source)
@@ -51,9 +52,7 @@ public final class Thumbnailer: Sendable {
             }
             seconds = time.seconds + info.startTime
         } else {
-            let asset = try VideoAsset(url: source)
-            let analysisProgress = reporter.subrange(from: 0, to: 0.9)
-            let analysis = try await analyzer.analysis(of: asset, probed: info) { analysisProgress.report($0) }
+            let analysis = try await analysis(of: source, info: info, given: given, progress: reporter.subrange(from: 0, to: 0.9))
             // The key frame is on the API's timeline (zero = the file's start); the writer seeks
             // on the file's clock.
             seconds = try KeyFrameAnalysisRequest().result(from: analysis).timestamp.seconds + info.startTime
@@ -66,7 +65,7 @@ public final class Thumbnailer: Sendable {
     /// Writes `count` frames as one contact sheet with `columns` columns (about square when
     /// nil), each tile `tileWidth` pixels wide.
     public func contactSheet(of source: URL, frames count: Int, selection: ContactSheetSelection = .evenlySpaced,
-                             columns: Int? = nil, tileWidth: Int = 320, to output: URL,
+                             columns: Int? = nil, tileWidth: Int = 320, to output: URL, analysis given: VideoAnalysis? = nil,
                              progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> ThumbnailResult {
         let reporter = ProgressReporter(progressHandler)
         guard (1...100).contains(count) else { throw .invalidConfiguration("a contact sheet has 1 to 100 frames, not \(count)") }
@@ -77,9 +76,7 @@ public final class Thumbnailer: Sendable {
         case .evenlySpaced:
             times = (0..<count).map { info.startTime + info.duration * (Double($0) + 0.5) / Double(count) }
         case .highlights:
-            let asset = try VideoAsset(url: source)
-            let analysisProgress = reporter.subrange(from: 0, to: 0.8)
-            let analysis = try await analyzer.analysis(of: asset, probed: info) { analysisProgress.report($0) }
+            let analysis = try await analysis(of: source, info: info, given: given, progress: reporter.subrange(from: 0, to: 0.8))
             let ranges = HighlightRequestRanges.best(analysis, count: count)
             guard !ranges.isEmpty else { throw .invalidRanges("\(source.lastPathComponent) has no highlights") }
             // Each highlight's best poster picture (a subject in frame, sharp), not its middle.
@@ -93,6 +90,17 @@ public final class Thumbnailer: Sendable {
     }
 
     /// The thumbnail job's one probe, off the cooperative pool (no bit rates needed).
+    /// `given` when it is an analysis of `source` (else a typed error), or the analyzer's.
+    private func analysis(
+        of source: URL, info: MediaInfo, given: VideoAnalysis?, progress: ProgressReporter
+    ) async throws(ReelError) -> VideoAnalysis {
+        if let given {
+            try given.requireSource(info)
+            return given
+        }
+        return try await analyzer.analysis(of: try VideoAsset(url: source), probed: info) { progress.report($0) }
+    }
+
     private static func probe(_ source: URL) async throws(ReelError) -> MediaInfo {
         try await BlockingWork.run(flag: CancellationFlag()) { () throws(ReelError) in
             let info = try MediaInfo.probe(source, measuringBitRates: false)
