@@ -17,9 +17,24 @@ enum ResultReport {
         case .compressed: break
         }
         guard let result = outcome.analytics else { return nil }
-        var rows: [(String, String)] = [
-            ("size", "\(Formatting.bytes(result.originalFileSize)) -> "
-                + "\(Formatting.bytes(result.compressedFileSize)) (" + Self.sizeChange(result) + ")"),
+        let kept = result.keptRanges.map { ($0.end - $0.start).seconds }.reduce(0, +)
+        let isPart = result.originalDuration > 0 && kept > 0 && kept < result.originalDuration - 0.1
+        var rows: [(String, String)] = []
+        if isPart {
+            // A reel or a trim: its size against the same stretch of source, not the whole file.
+            let share = Int64((Double(result.originalFileSize) * kept / result.originalDuration).rounded())
+            rows.append(("kept", result.keptRanges.map { "\(Formatting.clock($0.start.seconds))-\(Formatting.clock($0.end.seconds))" }
+                .joined(separator: ", ") + String(format: " (%.1f s of %.1f s)", kept, result.originalDuration)))
+            var part = result
+            part.originalFileSize = share
+            part.compressionRatio = result.compressedFileSize > 0 ? Double(share) / Double(result.compressedFileSize) : 0
+            rows.append(("size", "~\(Formatting.bytes(share)) of source -> \(Formatting.bytes(result.compressedFileSize)) ("
+                + Self.sizeChange(part) + "); the whole source is \(Formatting.bytes(result.originalFileSize))"))
+        } else {
+            rows.append(("size", "\(Formatting.bytes(result.originalFileSize)) -> "
+                + "\(Formatting.bytes(result.compressedFileSize)) (" + Self.sizeChange(result) + ")"))
+        }
+        rows += [
             ("dimensions", "\(result.originalDimensions) -> \(result.compressedVisualDimensions)"),
             ("video", "\(Formatting.bitrate(result.originalVideoBitrate)) -> "
                 + "\(Formatting.bitrate(result.compressedVideoBitrate)), "

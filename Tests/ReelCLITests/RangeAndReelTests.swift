@@ -18,6 +18,24 @@ import Testing
         #expect(abs((info.primaryVideo?.duration ?? 0) - 2.5) < 0.07)
     }
 
+    /// The text summary of a part of a video lists what was kept and compares the output with
+    /// the same stretch of source (the file's size pro rata), not with the whole file.
+    @Test func theSummaryOfAPartComparesWithThatPart() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let clip = try TestClips.copy(.long, to: scratch.url, as: "clip.mp4")
+        let run = try Reel.run(["compress", "clip.mp4", "--ranges", "4-6,1-3", "--speed", "ultrafast"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let kept = try #require(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("kept") })
+        #expect(kept.contains("0:04-0:06, 0:01-0:03") && kept.contains("(4.0 s of 8.0 s)"), "\(kept)")
+        let size = try #require(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("size") })
+        let whole = try #require(try FileManager.default.attributesOfItem(atPath: clip.path)[.size] as? Int)
+        let share = (Double(whole) / 2).rounded()
+        let half = share < 1_000_000 ? String(format: "~%.1f kB of source", share / 1000) : String(format: "~%.2f MB of source", share / 1_000_000)
+        #expect(size.contains(half) && size.contains("the whole source is"), "\(size) lacks \(half)")
+    }
+
     @Test func badRangesAndClashesAreUsageOrInputErrors() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
