@@ -45,6 +45,13 @@ case .run(let arguments):
         status = await signals.run(onSignal: { compressor.cancel() }) {
             await command.run(compressor: compressor, signals: signals)
         }
+    case "split":
+        let command = SplitCommand(arguments: arguments, catalog: catalog)
+        let compressor = VideoCompressor()
+        let signals = SignalHandling()
+        status = await signals.run(onSignal: { compressor.cancel() }) {
+            await command.run(compressor: compressor, signals: signals)
+        }
     case "probe":
         status = ProbeCommand(arguments: arguments).run()
     case "thumbnail":
