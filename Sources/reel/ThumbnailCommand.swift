@@ -29,6 +29,7 @@ struct ThumbnailCommand {
             .value("from", valueName: "KIND", help: "Frames of the sheet: even (default) or highlights.",
                    allowedValues: ["even", "highlights"]),
             .value("columns", valueName: "N", help: "Columns of the sheet (about square by default)."),
+            .flag("every-shot", help: "Write one image per shot (its best picture) into the directory -o names."),
             .value("analysis", valueName: "FILE",
                    help: "Use this saved analysis ('reel analyze IN --json > FILE') instead of analyzing again."),
             .flag("overwrite", help: "Replace an existing output."),
@@ -58,6 +59,13 @@ struct ThumbnailCommand {
         if sheet != nil && time != nil {
             Console.error("give either --sheet or --at, not both")
             return ExitStatus.usage
+        }
+        if arguments.flag("every-shot") {
+            guard sheet == nil && time == nil, let directory = arguments.value("output") else {
+                Console.error("--every-shot takes a directory (-o DIR) and neither --sheet nor --at")
+                return ExitStatus.usage
+            }
+            return await writeEveryShot(input: input, directory: directory, width: width, analysis: saved, signals: signals)
         }
         let defaultName = input.url.deletingPathExtension().lastPathComponent + (sheet == nil ? "-thumbnail.jpg" : "-sheet.jpg")
         let outputPath = arguments.value("output")
@@ -110,6 +118,42 @@ struct ThumbnailCommand {
         if result.damagedPictures > 0 {
             Console.warning("\(shown): \(result.damagedPictures) of its pictures are damaged in "
                 + "\(input.display) itself (the decoder could only conceal them, even from the file's start)")
+        }
+        return ExitStatus.success
+    }
+
+    /// `--every-shot`: one image per shot into `directory`.
+    private func writeEveryShot(input: InputItem, directory: String, width: Int?, analysis: VideoAnalysis?,
+                                signals: SignalHandling) async -> Int32 {
+        let showProgress = Console.errorIsTerminal
+        let results: [ThumbnailResult]
+        do {
+            results = try await Thumbnailer().shotThumbnails(
+                of: input.url, width: width, into: URL(fileURLWithPath: directory).standardizedFileURL,
+                overwriting: arguments.flag("overwrite"), analysis: analysis) { fraction in
+                if showProgress { Console.printErr("\rthumbnails \(input.display): \(Int(fraction * 100))%") }
+            }
+            if showProgress { Console.printErr("\r\u{1B}[K") }
+        } catch .cancelled {
+            let signal = signals.receivedSignal ?? SIGINT
+            Console.error("interrupted by \(SignalHandling.name(of: signal))")
+            return ExitStatus.interrupted(by: signal)
+        } catch {
+            Console.error(ErrorText.line(for: error, input: input))
+            return ExitStatus.failure
+        }
+        let shown = { (url: URL) in (directory as NSString).appendingPathComponent(url.lastPathComponent) }
+        if arguments.flag("json") {
+            Console.printOut(JSONValue.object([
+                ("source", .string(input.display)),
+                ("images", .array(results.map { result in
+                    .object([("output", .string(shown(result.url))), ("time", JSONValue(result.times.first?.seconds))])
+                })),
+            ]).rendered())
+        } else {
+            for result in results {
+                Console.printOut("\(input.display) -> \(shown(result.url)) (at \(Formatting.seconds(result.times.first?.seconds ?? 0)))")
+            }
         }
         return ExitStatus.success
     }

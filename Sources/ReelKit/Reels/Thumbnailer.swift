@@ -89,6 +89,37 @@ public final class Thumbnailer: Sendable {
         return result
     }
 
+    /// Writes one image per shot into `directory` (created if missing), each shot's best poster
+    /// picture, named `NAME-shot-001-12.50s.EXT` (`format`: `jpg` or `png`); returns them in time
+    /// order. An existing image is replaced only when `overwriting`.
+    public func shotThumbnails(of source: URL, width: Int? = nil, into directory: URL, format: String = "jpg",
+                               overwriting: Bool = false, analysis given: VideoAnalysis? = nil,
+                               progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> [ThumbnailResult] {
+        let reporter = ProgressReporter(progressHandler)
+        let info = try await Self.probe(source)
+        let analysis = try await analysis(of: source, info: info, given: given, progress: reporter.subrange(from: 0, to: 0.8))
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .invalidOutputPath(directory, reason: "cannot create the directory: \(error.localizedDescription)")
+        }
+        let base = source.deletingPathExtension().lastPathComponent
+        var results: [ThumbnailResult] = []
+        for (index, shot) in analysis.shots.enumerated() {
+            if Task.isCancelled { throw .cancelled }
+            let output = directory.appendingPathComponent(
+                String(format: "%@-shot-%03d-%.2fs.%@", base, index + 1, shot.start.seconds, format))
+            if !overwriting && FileManager.default.fileExists(atPath: output.path) {
+                throw .invalidOutputPath(output, reason: "it already exists")
+            }
+            let time = info.startTime + analysis.bestPicture(in: shot).seconds
+            results.append(try await write(source: source, info: info, times: [time], columns: nil, width: width, output: output))
+            reporter.report(0.8 + 0.2 * Double(index + 1) / Double(analysis.shots.count))
+        }
+        reporter.finish()
+        return results
+    }
+
     /// The thumbnail job's one probe, off the cooperative pool (no bit rates needed).
     /// `given` when it is an analysis of `source` (else a typed error), or the analyzer's.
     private func analysis(

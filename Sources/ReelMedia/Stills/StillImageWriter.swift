@@ -58,17 +58,24 @@ package enum StillImageWriter {
         var chain: [String] = []
         if plan.rotation != 0 { chain.append(FilterGraph.rotationFilter(clockwise: plan.rotation)) }
         if let width = plan.width { chain.append("scale=\(width):-2:flags=bicubic") }
+        if plan.columns != nil {
+            // Each tile carries its time (on the API's timeline) in its lower left corner:
+            // drawtext prints the picture's pts, which is set to that time below.
+            chain.append("drawtext=text='%{pts\\:hms}':font=Sans:fontsize=max(h/10\\,10):fontcolor=white"
+                + ":box=1:boxcolor=black@0.6:boxborderw=3:x=6:y=h-th-8")
+        }
         if let columns = plan.columns {
             let rows = (frames.count + columns - 1) / columns
             chain.append("tile=\(columns)x\(rows):padding=4:margin=4")
         }
         let jpeg = plan.encoderName == "mjpeg"
         chain.append("format=\(jpeg ? "yuvj420p" : "rgb24")")
+        let microseconds = av_make_q(1, 1_000_000)
         let graph = try FilterGraph(
-            isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: first, timeBase: av_make_q(1, 25)),
+            isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: first, timeBase: microseconds),
             description: chain.joined(separator: ","))
-        for (position, (frame, _)) in frames.enumerated() {
-            frame.pts = Int64(position)
+        for (frame, time) in frames {
+            frame.pts = Int64(((time.seconds - plan.source.startTime) * 1_000_000).rounded())
             try graph.push(frame)
         }
         try graph.push(nil)
