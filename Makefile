@@ -11,6 +11,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES := pkg-config ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
 	libswresample-dev libavfilter-dev libx264-dev libx265-dev \
 	libdlib-dev libblas-dev liblapack-dev libsqlite3-dev
+# Test-only tools: headless Chromium renders the HTML reports (ReportTests).
+TEST_PACKAGES := chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_CLIP := Fixtures/clips/demo.mov
 DEMO_OUT := out/demo-messaging.mp4
@@ -19,7 +21,7 @@ DEMO_OUT := out/demo-messaging.mp4
 FACE_MODELS ?= $(or $(REEL_FACE_MODELS),$(HOME)/.cache/reel/face-models)
 export REEL_FACE_MODELS := $(FACE_MODELS)
 
-.PHONY: all deps models build release test demo bench fuzz clean
+.PHONY: all deps test-deps models build release test demo bench fuzz clean
 
 all: build
 
@@ -31,6 +33,18 @@ deps:
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+## test-deps: install the Debian packages only the tests need (headless Chromium)
+test-deps: deps
+	@missing=""; \
+	for package in $(TEST_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages for the tests:$$missing"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
@@ -50,7 +64,7 @@ release: deps
 	$(SWIFT) build -c release -j $(JOBS) --product reel
 
 ## test: every test (unit, integration on generated clips, end to end on the built binary)
-test: deps models
+test: deps test-deps models
 	$(SWIFT) build --build-tests -j $(JOBS)
 	$(SWIFT) test --skip-build --skip Cancellation
 	@# Cancellation promptness is timed, so those suites run alone, not beside the encoders.

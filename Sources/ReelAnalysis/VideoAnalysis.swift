@@ -89,6 +89,10 @@ extension VideoAnalysis {
         return candidates.max { $0.posterScore < $1.posterScore }?.posterTime ?? middle
     }
 
+    /// The sample inside `range` that makes the best poster picture (its middle when none
+    /// qualifies), on the API's timeline: what thumbnails of a shot or highlight show.
+    public func posterTime(in range: TimeRange) -> MediaTime { bestPicture(in: range) }
+
     /// The highest engagement level of the segments that overlap `range` (0 when none do).
     package func peakLevel(in range: TimeRange) -> Float {
         segments.filter { $0.timeRange.start < range.end && range.start < $0.timeRange.end }.map(\.level).max() ?? 0

@@ -34,6 +34,7 @@ struct AnalyzeCommand {
             .value("format", valueName: "FORMAT", help: "What to print.", allowedValues: OutputFormat.allCases.map(\.rawValue)),
             .value("sample-rate", valueName: "FPS",
                    help: "Frames measured per second in the main pass (default 6)."),
+            .value("report", valueName: "FILE", help: "Also write the HTML report of the analysis (see 'reel report')."),
             .flag("no-faces", help: "Do not look for faces (saves the face pass, about a tenth of the time)."),
             .flag("quiet", short: "q", help: "No progress on standard error."),
         ],
@@ -88,6 +89,15 @@ struct AnalyzeCommand {
         }
         let elapsed = Date().timeIntervalSince(started)
         let highlights = HighlightAnalysisRequest().highlights(in: analysis)
+        if let report = arguments.value("report") {
+            do {
+                try await ReportWriter.write(input: input.url, title: input.display, analysis: analysis,
+                                             to: URL(fileURLWithPath: report).standardizedFileURL)
+            } catch {
+                Console.error("\(report): the report could not be written: \(error)")
+                return ExitStatus.failure
+            }
+        }
         let frameRate = (try? MediaInfo.probe(input.url))?.primaryVideo?.video?.frameRate ?? 30
         switch format {
         case .json:

@@ -14,7 +14,8 @@ enum ToolDefinition {
             version: version,
             commands: [
                 compress(presetNames: presetNames), HighlightsCommand.spec(presetNames: presetNames),
-                AnalyzeCommand.spec, SplitCommand.spec(presetNames: presetNames), ThumbnailCommand.spec, FacesCommand.spec,
+                AnalyzeCommand.spec, ReportCommand.spec, SplitCommand.spec(presetNames: presetNames), ThumbnailCommand.spec,
+                FacesCommand.spec,
                 presets, probe,
             ])
     }

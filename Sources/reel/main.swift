@@ -45,6 +45,10 @@ case .run(let arguments):
         status = await signals.run(onSignal: { compressor.cancel() }) {
             await command.run(compressor: compressor, signals: signals)
         }
+    case "report":
+        let command = ReportCommand(arguments: arguments)
+        let signals = SignalHandling()
+        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
     case "split":
         let command = SplitCommand(arguments: arguments, catalog: catalog)
         let compressor = VideoCompressor()

@@ -1,0 +1,125 @@
+import Foundation
+import ReelArguments
+import ReelKit
+
+/// `reel report`: one self-contained HTML page of a video's analysis.
+struct ReportCommand {
+    /// The command's declaration.
+    static let spec = CommandSpec(
+        name: "report",
+        abstract: "Write an HTML page of a video's analysis: timeline, key frame, shots, highlights.",
+        discussion: """
+            One self-contained HTML file (inline CSS and SVG, pictures as JPEG data, no \
+            scripts) that opens offline: a summary, a timeline of shots, gradual transitions, \
+            highlights, the engagement level, the key frame and the samples with faces, the key \
+            frame large, a picture per highlight and per shot (at most 60 shots, evenly chosen), \
+            and tables of shots and highlights with times, timecodes, frame numbers and levels.
+            """,
+        examples: [
+            "reel report holiday.mov -o holiday.html",
+            "reel report film.mkv -o film.html --analysis film.json",
+        ],
+        options: [
+            .value("output", short: "o", valueName: "FILE", help: "The page to write (default IN-report.html)."),
+            .value("analysis", valueName: "FILE", help: "Use this saved analysis ('reel analyze IN --json > FILE')."),
+            .flag("overwrite", help: "Replace an existing page."),
+            .flag("quiet", short: "q", help: "No progress on standard error."),
+        ],
+        positionals: [PositionalSpec(name: "INPUT", help: "The video to report on.")])
+
+    let arguments: ParsedArguments
+
+    /// Writes the page; returns the exit status.
+    func run(signals: SignalHandling) async -> Int32 {
+        let input = InputItem(display: arguments.positional("INPUT") ?? "")
+        let saved: VideoAnalysis?
+        do throws(ArgumentError) {
+            saved = try arguments.value("analysis").map(SavedAnalysisFile.load)
+        } catch {
+            Console.error(error.description)
+            return ExitStatus.usage
+        }
+        let shown = arguments.value("output") ?? input.url.deletingPathExtension().lastPathComponent + "-report.html"
+        let output = URL(fileURLWithPath: shown).standardizedFileURL
+        if FileManager.default.fileExists(atPath: output.path) && !arguments.flag("overwrite") {
+            Console.error("\(shown): already exists; use --overwrite to replace it")
+            return ExitStatus.failure
+        }
+        let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
+        do {
+            let analysis: VideoAnalysis
+            if let saved {
+                try saved.requireSource(try MediaInfo.probe(input.url))
+                analysis = saved
+            } else {
+                analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: input.url)) { fraction in
+                    if !quiet { Console.printErr("\ranalyzing \(input.display): \(Int(fraction * 100))%") }
+                }
+            }
+            if !quiet { Console.printErr("\rpictures for the report...\u{1B}[K") }
+            try await ReportWriter.write(input: input.url, title: input.display, analysis: analysis, to: output)
+            if !quiet { Console.printErr("\r\u{1B}[K") }
+        } catch ReelError.cancelled {
+            let signal = signals.receivedSignal ?? SIGINT
+            Console.error("interrupted by \(SignalHandling.name(of: signal)); no page was written")
+            return ExitStatus.interrupted(by: signal)
+        } catch let error as ReelError {
+            Console.error(ErrorText.line(for: error, input: input, extraPaths: [(output.path, shown)]))
+            return ExitStatus.failure
+        } catch {
+            Console.error("\(shown): \(error.localizedDescription)")
+            return ExitStatus.failure
+        }
+        Console.printOut("\(input.display) -> \(shown)")
+        return ExitStatus.success
+    }
+}
+
+/// Makes the report's pictures and writes the page (under a temporary name, then renamed).
+enum ReportWriter {
+    /// Shots pictured at most; more are chosen evenly.
+    static let maximumShotPictures = 60
+
+    static func write(input: URL, title: String, analysis: VideoAnalysis, to output: URL) async throws {
+        let source = try MediaInfo.probe(input)
+        let highlights = HighlightAnalysisRequest().highlights(in: analysis)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reel-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var counter = 0
+        func picture(at time: MediaTime, width: Int, caption: String) async throws -> ReportPage.Picture {
+            counter += 1
+            let file = scratch.appendingPathComponent("\(counter).jpg")
+            let clamped = min(max(time.seconds, 0), max(source.duration - 0.001, 0))
+            let result = try await Thumbnailer().thumbnail(
+                of: input, at: MediaTime(seconds: clamped, timescale: 1_000_000), width: width, to: file)
+            return ReportPage.Picture(jpeg: try Data(contentsOf: file), time: result.times.first?.seconds ?? clamped, caption: caption)
+        }
+        var keyFrame: ReportPage.Picture?
+        if let key = analysis.keyFrame {
+            keyFrame = try await picture(at: key, width: 640, caption: "key frame at \(Formatting.seconds(key.seconds))")
+        }
+        var highlightPictures: [ReportPage.Picture] = []
+        for (index, range) in highlights.enumerated() {
+            let caption = String(format: "highlight %d: %@-%@, level %.0f", index + 1, Formatting.clock(range.start.seconds),
+                                 Formatting.clock(range.end.seconds), AnalysisExport.level(of: range, in: analysis))
+            highlightPictures.append(try await picture(at: analysis.posterTime(in: range), width: 240, caption: caption))
+        }
+        let shots = analysis.shots
+        let chosen = shots.count <= maximumShotPictures ? Array(shots.indices)
+            : (0..<maximumShotPictures).map { $0 * shots.count / maximumShotPictures }
+        var shotPictures: [ReportPage.Picture] = []
+        for index in chosen {
+            let range = shots[index]
+            let caption = String(format: "shot %d: %@-%@, level %.0f", index + 1, Formatting.clock(range.start.seconds),
+                                 Formatting.clock(range.end.seconds), AnalysisExport.level(of: range, in: analysis))
+            shotPictures.append(try await picture(at: analysis.posterTime(in: range), width: 240, caption: caption))
+        }
+        let page = ReportPage(title: title, source: source, analysis: analysis, highlights: highlights, keyFrame: keyFrame,
+                              shotPictures: shotPictures, highlightPictures: highlightPictures)
+        let temporary = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).partial")
+        try Data(page.html().utf8).write(to: temporary)
+        if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }
+        try FileManager.default.moveItem(at: temporary, to: output)
+    }
+}

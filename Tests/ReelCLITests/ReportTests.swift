@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// `reel report`: a self-contained HTML page, rendered by headless Chromium (Debian's
+/// `chromium`, which `make test` installs) to check it loads with its timeline and pictures.
+@Suite(.timeLimit(.minutes(5))) struct ReportTests {
+    /// Runs Chromium headless on `page`; returns its standard output.
+    static func chromium(_ arguments: [String], page: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1100,1400"]
+            + arguments + [page.absoluteString]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "chromium exited with \(process.terminationStatus)")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The darkest and brightest luma of a rectangle of a PNG, by the ffmpeg CLI's signalstats.
+    static func lumaRange(_ image: URL, x: Int, y: Int, width: Int, height: Int) throws -> (Double, Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-f", "lavfi", "-i", "movie=\(image.path),crop=\(width):\(height):\(x):\(y),signalstats",
+                             "-show_entries", "frame_tags=lavfi.signalstats.YMIN,lavfi.signalstats.YMAX", "-of", "csv=p=0"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        let values = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Double($0) }
+        try #require(values.count == 2, "\(values)")
+        return (values[0], values[1])
+    }
+
+    @Test func theReportLoadsInChromiumWithItsTimelineAndPictures() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try AnalyzeTests.story(in: scratch)
+        let run = try Reel.run(["report", "story.mp4", "-o", "report.html", "-q"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = scratch.path("report.html")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"), "not self-contained")
+        let analysis = try Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url).jsonObject()
+        let shots = (analysis["shots"] as? [Any])?.count ?? 0, highlights = (analysis["highlights"] as? [Any])?.count ?? 0
+        let dom = try Self.chromium(["--dump-dom"], page: page)
+        #expect(dom.contains("<svg id=\"timeline\""))
+        #expect(dom.components(separatedBy: "<img ").count - 1 == 1 + shots + highlights, "pictures")
+        #expect(dom.components(separatedBy: "class=\"shot\"").count - 1 == shots)
+        #expect(dom.components(separatedBy: "class=\"highlight\"").count - 1 == highlights)
+        #expect(dom.contains("id=\"shots\"") && dom.contains("id=\"highlights\""))
+        let screenshot = scratch.path("report.png")
+        _ = try Self.chromium(["--screenshot=\(screenshot.path)"], page: page)
+        // The timeline sits below the summary (about y 300-500 of 1100 px wide); the key frame
+        // below it. Neither may be blank.
+        let timeline = try Self.lumaRange(screenshot, x: 40, y: 320, width: 1000, height: 160)
+        let pictures = try Self.lumaRange(screenshot, x: 40, y: 600, width: 600, height: 300)
+        #expect(timeline.1 - timeline.0 > 100, "timeline \(timeline)")
+        #expect(pictures.1 - pictures.0 > 100, "pictures \(pictures)")
+        let alongside = try Reel.run(["analyze", "story.mp4", "--report", "analysis.html", "-q"], in: scratch.url)
+        #expect(alongside.status == 0 && alongside.stdout.contains("key frame"), "\(alongside.stderr)")
+        #expect(try String(contentsOf: scratch.path("analysis.html"), encoding: .utf8).contains("<svg id=\"timeline\""))
+        let again = try Reel.run(["report", "story.mp4", "-o", "report.html"], in: scratch.url)
+        #expect(again.status == 1 && again.stderr.contains("already exists"))
+    }
+}
