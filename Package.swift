@@ -73,6 +73,10 @@ let package = Package(
         .testTarget(name: "ReelArgumentsTests", dependencies: ["ReelArguments"]),
         // The MediaIntelligence article's samples, compiled and run against ReelKit.
         .testTarget(name: "ArticleSampleTests", dependencies: ["ReelKit"]),
+        // JMVideoCompressor's README examples, compiled and run against ReelKit.
+        .testTarget(name: "JMVideoCompressorSampleTests", dependencies: ["ReelKit"]),
+        // README.md's Swift snippets, compiled as written.
+        .testTarget(name: "ReadmeSnippetTests", dependencies: ["ReelKit"]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelKit"]),
     ],
     swiftLanguageModes: [.v6],

@@ -1,0 +1,94 @@
+// The Swift snippets of README.md, as written there (ReadmeSnippetTests checks that each one
+// appears here line for line). A test target holds no top-level statements, so each snippet is
+// the body of a function that receives the names it uses (`compressor`, `source`, `urls`...),
+// and a line after it uses what it leaves unused.
+
+import Foundation
+import ReelKit
+
+// "The library", first snippet.
+func librarySnippet() async throws {
+let compressor = VideoCompressor()
+let result = try await compressor.compressVideo(
+    URL(fileURLWithPath: "holiday.mov"),
+    quality: .messaging,
+    outputDirectory: URL(fileURLWithPath: "out"),
+    progressHandler: { fraction in
+        // Called from a worker thread: monotonic, at most ~100 times, last exactly 1.0.
+        print("\(Int(fraction * 100))%")
+    })
+print(result.url.path, result.analytics.compressionRatio, result.analytics.compressedVideoBitrate)
+}
+
+// "With explicit settings".
+func explicitSettingsSnippet(compressor: VideoCompressor, source: URL) async throws -> CompressionConfig {
+var config = VideoQuality.mediumQuality.defaultConfig
+config.videoCodec = .hevc                    // libx265, tagged hvc1 for Apple players
+config.maxLongerDimension = 1280             // aspect kept, even, never upscaled
+config.fps = 24                              // frames dropped by the reducer below
+config.trimStartTime = MediaTime(value: 5, timescale: 1)
+config.trimEndTime = MediaTime(value: 15, timescale: 1)
+config.audioChannels = 1
+config.preprocessing.noiseReduction = .medium   // libavfilter hqdn3d
+config.outputURL = URL(fileURLWithPath: "out/clip.mp4")
+let result = try await compressor.compressVideo(source, config: config, frameReducer: SceneAwareReducer())
+_ = result
+return config
+}
+
+// Probing first.
+func probeFirstSnippet(compressor: VideoCompressor, config: CompressionConfig) async throws {
+let source = try await compressor.probe(URL(fileURLWithPath: "holiday.mov"))
+print(config.keptDuration(of: source) ?? source.duration)
+let result = try await compressor.compressVideo(source, config: config)
+_ = result
+}
+
+// "The analyzer".
+func analyzerSnippet() async throws {
+let asset = try VideoAsset(id: "match", url: URL(fileURLWithPath: "match.mp4"))
+let (highlights, keyFrame) = try await VideoAnalyzer.shared.analyze(
+    asset, for: HighlightAnalysisRequest(), KeyFrameAnalysisRequest())
+switch highlights {
+case .success(let result):
+    for range in result.highlights { print(range) }            // chronological, non-overlapping
+    for (range, level) in result.levels { print(range, level) } // whole timeline, 0...9
+case .failure(let error):
+    print(error)
+}
+if case .success(let frame) = keyFrame { print(frame.timestamp.seconds) }
+}
+
+// "Reels, ranges and thumbnails".
+func reelsSnippet(source: URL) async throws {
+var config = VideoQuality.socialMedia.defaultConfig
+config.trim = .highlights(HighlightReelOptions(maximumDuration: 30, minimumLevel: 5))  // analyzer: .shared
+config.crossfadeDuration = 0.5
+let reel = try await VideoCompressor().compressVideo(source, config: config)
+print(reel.analytics.keptRanges)   // the source ranges in the reel
+
+config.trim = .ranges([TimeRange(start: MediaTime(value: 3, timescale: 2), end: MediaTime(value: 4, timescale: 1))])
+config.crossfadeDuration = 0       // a stream copy cannot crossfade
+config.streamCopy = true           // lossless: ranges widen to whole keyframe groups
+let cut = try await VideoCompressor().compressVideo(source, config: config)
+print(cut.analytics.requestedRanges, cut.analytics.keptRanges)
+
+let thumbnail = try await Thumbnailer().thumbnail(of: source, to: URL(fileURLWithPath: "thumb.jpg"))
+let sheet = try await Thumbnailer().contactSheet(of: source, frames: 12, selection: .highlights,
+                                                 to: URL(fileURLWithPath: "sheet.jpg"))
+_ = (thumbnail, sheet)
+}
+
+// "Faces".
+func facesSnippet(urls: [URL], newPhoto: MediaIntelligenceImageAsset, directory: URL) async throws {
+let analyzer = try FaceGroupAnalyzer(workingDirectory: URL.applicationSupportDirectory.appending(path: "Faces"))
+let photos = urls.map { MediaIntelligenceImageAsset(id: .init($0.path), kind: .url($0)) }
+for try await (id, faces) in try await analyzer.insertOrUpdateAssets(photos) {
+    print(id, faces.map(\.bounds))          // as each photo finishes
+}
+if await analyzer.state == .stale { try await analyzer.update() }
+for (person, faces) in try await analyzer.allFacesByEntityID { print(person, faces.count) }
+let matches = try await analyzer.identifyFaces(in: [newPhoto])   // nothing stored
+try FaceGroupAnalyzer.purge(workingDirectory: directory)        // everything it wrote, nothing else
+_ = matches
+}
