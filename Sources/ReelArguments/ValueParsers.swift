@@ -92,6 +92,14 @@ public enum ValueParsers {
         return result
     }
 
+    /// Parses a duration in seconds greater than zero, such as `30` or `90.5`.
+    public static func seconds(_ text: String, option: String) throws(ArgumentError) -> Double {
+        guard let value = DecimalLiteral(text)?.doubleValue, value.isFinite, value > 0 else {
+            throw .invalidValue(option: option, value: text, reason: "expected a duration in seconds greater than zero, such as 30 or 90.5")
+        }
+        return value
+    }
+
     /// Parses a fraction between 0 and 1 inclusive, such as `0.7`.
     public static func fraction(_ text: String, option: String) throws(ArgumentError) -> Double {
         guard let value = DecimalLiteral(text)?.doubleValue, value >= 0, value <= 1 else {

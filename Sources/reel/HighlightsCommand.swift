@@ -15,7 +15,9 @@ enum HighlightsCommand {
                 --max-duration, the strongest parts spread over the video fill the budget \
                 (crossfades count inside it). Only those ranges are compressed, joined in time \
                 order with short audio fades at each join. Every option of 'reel compress' \
-                applies; --dry-run --json shows the ranges. Output: IN-highlights.EXT.
+                applies except --start, --end and --ranges (the reel picks its own ranges); \
+                --dry-run prints the ranges it would keep, --dry-run --json as plannedRanges. \
+                Output: IN-highlights.EXT.
                 """,
             examples: [
                 "reel highlights match.mp4 --max-duration 30 --preset social --crossfade 0.5",
@@ -42,7 +44,7 @@ enum HighlightsCommand {
 enum HighlightOptions {
     static func resolve(_ arguments: ParsedArguments) throws(CommandFailure) -> HighlightReelOptions {
         do throws(ArgumentError) {
-            let budget = try arguments.value("max-duration", as: ValueParsers.positiveDouble)
+            let budget = try arguments.value("max-duration", as: ValueParsers.seconds)
             let level = try arguments.value("min-level", as: ValueParsers.positiveDouble)
             if let level, level > 9 {
                 throw .invalidValue(option: "--min-level", value: arguments.value("min-level") ?? "",
