@@ -12,9 +12,12 @@ public protocol AnalysisRequest: Sendable {
 /// Finds the single frame that best represents the video.
 public struct KeyFrameAnalysisRequest: AnalysisRequest {
     /// The key frame: the exact presentation time of a decoded frame.
-    public struct Output: Sendable, Equatable {
+    public struct Output: Sendable, Equatable, Codable {
         /// When the frame is shown.
         public var timestamp: MediaTime
+
+        /// Creates the output (for mocks).
+        public init(timestamp: MediaTime) { self.timestamp = timestamp }
     }
 
     /// Creates the request.
@@ -31,13 +34,42 @@ public struct KeyFrameAnalysisRequest: AnalysisRequest {
 /// Finds the most engaging segments and the engagement level of every segment.
 public struct HighlightAnalysisRequest: AnalysisRequest {
     /// Highlights, levels and shots.
-    public struct Output: Sendable {
+    public struct Output: Sendable, Equatable, Codable {
         /// The most engaging stretches, chronological and non-overlapping (possibly none).
         public var highlights: [TimeRange]
         /// Every segment of the timeline, contiguous from start to end, with a level from 0 to 9.
         public var levels: [(timeRange: TimeRange, level: Float)]
         /// The shots the segments follow.
         public var shots: [TimeRange]
+
+        /// Creates the output (for mocks).
+        public init(highlights: [TimeRange], levels: [(timeRange: TimeRange, level: Float)], shots: [TimeRange]) {
+            self.highlights = highlights
+            self.levels = levels
+            self.shots = shots
+        }
+
+        public static func == (lhs: Output, rhs: Output) -> Bool {
+            lhs.highlights == rhs.highlights && lhs.shots == rhs.shots && lhs.levels.map(\.timeRange) == rhs.levels.map(\.timeRange)
+                && lhs.levels.map(\.level) == rhs.levels.map(\.level)
+        }
+
+        private struct Level: Codable { var timeRange: TimeRange; var level: Float }
+        private enum CodingKeys: String, CodingKey { case highlights, levels, shots }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            highlights = try container.decode([TimeRange].self, forKey: .highlights)
+            levels = try container.decode([Level].self, forKey: .levels).map { ($0.timeRange, $0.level) }
+            shots = try container.decode([TimeRange].self, forKey: .shots)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(highlights, forKey: .highlights)
+            try container.encode(levels.map { Level(timeRange: $0.timeRange, level: $0.level) }, forKey: .levels)
+            try container.encode(shots, forKey: .shots)
+        }
     }
 
     /// The lowest level a highlight may have; `nil` uses `HighlightEditing.defaultLevel` (6).
@@ -59,11 +91,17 @@ public struct HighlightAnalysisRequest: AnalysisRequest {
 /// Finds the shots: cuts placed on the exact frame, fades and dissolves as boundaries too.
 public struct ShotAnalysisRequest: AnalysisRequest {
     /// Shots and the boundaries between them.
-    public struct Output: Sendable {
+    public struct Output: Sendable, Equatable, Codable {
         /// The shots, contiguous from start to end.
         public var shots: [TimeRange]
         /// Where and how shots change.
         public var boundaries: [ShotBoundary]
+
+        /// Creates the output (for mocks).
+        public init(shots: [TimeRange], boundaries: [ShotBoundary]) {
+            self.shots = shots
+            self.boundaries = boundaries
+        }
     }
 
     /// Creates the request.

@@ -44,6 +44,23 @@ public struct SegmentFeatures: Sendable, Equatable, Codable {
     public var silenceShare: Double = 0
     /// How much the sound is like speech rather than music or steady noise, 0...1.
     public var speechLikeness: Double = 0
+
+}
+
+extension SegmentFeatures {
+    /// Measurements of a segment, all given here or 0 (for mocks; the analyzer measures its own).
+    public init(motion: Double = 0, sharpness: Double = 0, brightness: Double = 0, contrast: Double = 0, colorfulness: Double = 0,
+                blankFraction: Double = 0, loudness: Double = 0, onsetRate: Double = 0, cutsPerMinute: Double = 0) {
+        self.motion = motion
+        self.sharpness = sharpness
+        self.brightness = brightness
+        self.contrast = contrast
+        self.colorfulness = colorfulness
+        self.blankFraction = blankFraction
+        self.loudness = loudness
+        self.onsetRate = onsetRate
+        self.cutsPerMinute = cutsPerMinute
+    }
 }
 
 /// One measured cue of how engaging a segment is: a small strategy, so new signals plug in.

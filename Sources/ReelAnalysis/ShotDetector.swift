@@ -17,6 +17,13 @@ public struct ShotBoundary: Sendable, Equatable, Codable {
     public var kind: Kind
     /// The span of a gradual transition (frames that belong to neither shot cleanly).
     public var transition: TimeRange?
+
+    /// Creates a boundary (for mocks of an analysis; the analyzer makes its own).
+    public init(time: MediaTime, kind: Kind, transition: TimeRange? = nil) {
+        self.time = time
+        self.kind = kind
+        self.transition = transition
+    }
 }
 
 /// Finds shot boundaries.

@@ -33,6 +33,17 @@ public struct VideoAnalysis: Sendable, Equatable, Codable {
     package var samples: [SampleSignature] = []
 }
 
+extension VideoAnalysis {
+    /// Creates an analysis from its parts, for apps that mock one (the analyzer makes real
+    /// ones): one decode pass, no refined cuts, as many sampled frames as `segments`.
+    public init(duration: Double, boundaries: [ShotBoundary], shots: [TimeRange], segments: [EngagementSegment],
+                keyFrame: MediaTime?, faces: [FaceSample] = [], sourceFileSize: Int64? = nil) {
+        self.init(duration: duration, boundaries: boundaries, shots: shots, segments: segments, keyFrame: keyFrame,
+                  decodePasses: 1, refinedCuts: 0, sampledFrames: segments.count, faces: faces, sourceFileSize: sourceFileSize,
+                  samples: [])
+    }
+}
+
 /// The coarse appearance of one sampled frame (block means of Y, U and V).
 package struct SampleSignature: Sendable, Equatable, Codable {
     package var time: MediaTime
@@ -77,6 +88,12 @@ public struct FaceSample: Sendable, Equatable, Codable {
     public var time: MediaTime
     /// Where the faces are.
     public var presence: FacePresence
+
+    /// Creates a sample.
+    public init(time: MediaTime, presence: FacePresence) {
+        self.time = time
+        self.presence = presence
+    }
 }
 
 extension VideoAnalysis {

@@ -4,11 +4,17 @@ import ReelMedia
 import ReelSupport
 
 /// What a finished compression produced.
-public struct CompressionResult: Sendable {
+public struct CompressionResult: Sendable, Equatable, Codable {
     /// The compressed file.
     public var url: URL
     /// Measurements of the source and the output.
     public var analytics: CompressionAnalytics
+
+    /// Creates a result (for mocks; compressions make their own).
+    public init(url: URL, analytics: CompressionAnalytics) {
+        self.url = url
+        self.analytics = analytics
+    }
 }
 
 /// Pixel dimensions.

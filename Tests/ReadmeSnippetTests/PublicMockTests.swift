@@ -1,0 +1,29 @@
+import Foundation
+import ReelKit
+import Testing
+
+/// Apps can build analysis and compression results from public initializers alone (to mock
+/// them in their own tests), and the request outputs and results are `Codable`.
+@Suite struct PublicMockTests {
+    static func range(_ start: Double, _ end: Double) -> TimeRange {
+        TimeRange(start: MediaTime(seconds: start, timescale: 600), end: MediaTime(seconds: end, timescale: 600))
+    }
+
+    @Test func aMockedAnalysisAnswersTheRequests() throws {
+        let shots = [Self.range(0, 4), Self.range(4, 10), Self.range(10, 14)]
+        let segments = zip(shots, [Float(1), 8, 2]).map { EngagementSegment(timeRange: $0, level: $1, features: SegmentFeatures()) }
+        let analysis = VideoAnalysis(
+            duration: 14, boundaries: [ShotBoundary(time: MediaTime(seconds: 4, timescale: 600), kind: .cut),
+                                       ShotBoundary(time: MediaTime(seconds: 10, timescale: 600), kind: .cut)],
+            shots: shots, segments: segments, keyFrame: MediaTime(seconds: 6, timescale: 600))
+        let highlights = try HighlightAnalysisRequest().result(from: analysis)
+        #expect(highlights.highlights == [Self.range(4, 10)], "\(highlights.highlights)")
+        #expect(highlights.levels.map(\.level) == [1, 8, 2])
+        #expect(try KeyFrameAnalysisRequest().result(from: analysis) == KeyFrameAnalysisRequest.Output(timestamp: MediaTime(seconds: 6, timescale: 600)))
+        let decoder = JSONDecoder(), encoder = JSONEncoder()
+        #expect(try decoder.decode(HighlightAnalysisRequest.Output.self, from: encoder.encode(highlights)) == highlights)
+        let shotOutput = try ShotAnalysisRequest().result(from: analysis)
+        #expect(try decoder.decode(ShotAnalysisRequest.Output.self, from: encoder.encode(shotOutput)) == shotOutput)
+        #expect(try decoder.decode(VideoAnalysis.self, from: encoder.encode(analysis)) == analysis)
+    }
+}
