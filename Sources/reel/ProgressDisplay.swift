@@ -59,7 +59,7 @@ final class ProgressDisplay: Sendable {
         case .firstPass: text = "pass 1/2"
         case .secondPass(let attempt): text = attempt > 1 ? "pass 2/2, again to fit" : "pass 2/2"
         case .planning: text = "analyzing"
-        case .encoding: text = nil
+        case .encoding: text = "encoding"
         }
         state.withLock { state in
             state.running[slot]?.stage = text
@@ -120,28 +120,52 @@ final class ProgressDisplay: Sendable {
             guard force || now.timeIntervalSince(state.lastDraw) >= 0.1,
                   !state.running.isEmpty else { return }
             state.lastDraw = now
-            let line = barLine(state.summary(now: now), state: state)
-            Console.printErr("\r" + String(line.prefix(max(width - 1, 10))) + "\u{1B}[K")
+            let line = barLine(state.summary(now: now), state: state, width: width)
+            Console.printErr("\r" + line + "\u{1B}[K")
             state.barShown = true
         }
     }
 
-    /// The text of the bar line.
-    private func barLine(_ summary: ProgressSummary, state: ProgressState) -> String {
-        let cells = 24
-        let filled = Int(summary.fraction * Double(cells))
-        let bar = "[" + String(repeating: "#", count: filled)
-            + String(repeating: "-", count: cells - filled) + "]"
-        let percent = String(format: "%3d%%", Int(summary.fraction * 100))
-        var head = ""
-        if isBatch {
-            head = "[\(state.finishedCount)/\(state.total)] "
-        } else if let file = state.running.values.first {
-            head = file.name + " " + (file.stage.map { "(\($0)) " } ?? "")
+    /// The text of the bar line, fitted to the terminal.
+    private func barLine(_ summary: ProgressSummary, state: ProgressState, width: Int) -> String {
+        let running = state.running.values.first
+        var head = running.map { $0.name + ($0.stage.map { " (\($0))" } ?? "") } ?? ""
+        if isBatch { head = "[\(state.finishedCount)/\(state.total)] " + head }
+        var details: [String] = []
+        if let speed = summary.speed { details.append(Formatting.speed(speed)) }
+        if let eta = summary.remaining { details.append("ETA " + Formatting.clock(eta)) }
+        return Self.fitted(head: head, fraction: summary.fraction, details: details, width: width)
+    }
+
+    /// `head [####----] NN%  details` in at most `width - 1` columns: the head (file name and
+    /// phase) is shortened in its middle first, down to 16 columns; then the details go, last
+    /// first; then the bar narrows to 10 cells; the bar and the percentage always show.
+    static func fitted(head: String, fraction: Double, details: [String], width: Int) -> String {
+        let room = max(width - 1, 24)
+        var details = details, cells = 24, head = head
+        func tail() -> String {
+            let filled = Int(min(max(fraction, 0), 1) * Double(cells))
+            return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: cells - filled) + "] "
+                + String(format: "%3d%%", Int(min(max(fraction, 0), 1) * 100)) + details.map { "  " + $0 }.joined()
         }
-        var parts = [head + bar, percent]
-        if let speed = summary.speed { parts.append(Formatting.speed(speed)) }
-        if let eta = summary.remaining { parts.append("ETA " + Formatting.clock(eta)) }
-        return parts.joined(separator: "  ")
+        while head.count + 1 + tail().count > room {
+            if head.count > 16 {
+                head = middleShortened(head, to: max(16, room - 1 - tail().count))
+            } else if !details.isEmpty {
+                details.removeLast()
+            } else if cells > 10 {
+                cells -= 2
+            } else {
+                break
+            }
+        }
+        return String((head.isEmpty ? tail() : head + " " + tail()).prefix(room))
+    }
+
+    /// `text` in at most `length` characters, its middle replaced by "...".
+    static func middleShortened(_ text: String, to length: Int) -> String {
+        guard text.count > length, length > 5 else { return String(text.prefix(length)) }
+        let keep = length - 3, front = keep / 2
+        return String(text.prefix(front)) + "..." + String(text.suffix(keep - front))
     }
 }
