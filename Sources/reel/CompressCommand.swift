@@ -32,6 +32,9 @@ struct CompressCommand: Sendable {
             config.trim = .highlights(reel)
         }
         let options = try CompressOptions(arguments)
+        if let path = arguments.value("report"), options.isBatch {
+            throw CommandFailure(ArgumentError.invalidValue(option: "--report", value: path, reason: "a report is of one video; give one input"))
+        }
         if let path = arguments.value("analysis"), options.isBatch {
             throw CommandFailure(ArgumentError.invalidValue(
                 option: "--analysis", value: path, reason: "a saved analysis is of one video; give one input"))
@@ -76,6 +79,15 @@ struct CompressCommand: Sendable {
             display.close()
         }
         report(outcomes, options: options, elapsed: Date().timeIntervalSince(started))
+        if let page = arguments.value("report"), let outcome = outcomes.first, outcome.status == .compressed,
+           let analytics = outcome.analytics {
+            do {
+                try await CompressionReport.write(input: outcome.file.input.display, output: outcome.file.output, analytics: analytics,
+                                                  to: URL(fileURLWithPath: page).standardizedFileURL)
+            } catch {
+                throw .failure("\(page): the report could not be written: \(error)")
+            }
+        }
         if let signal = signals.receivedSignal {
             Console.error("interrupted by \(SignalHandling.name(of: signal)); "
                 + "unfinished outputs were removed")

@@ -129,6 +129,8 @@ enum CompressHelp {
                help: "Only the K-th of N slices of the sorted inputs, e.g. 2/8."),
         .flag("dry-run", help: "Show what would be compressed or skipped; write nothing."),
         .flag("json", help: "Print one JSON object with results and analytics."),
+        .value("report", valueName: "FILE",
+               help: "Also write an HTML page of the result: before and after, ranges kept, bit rate over time (one input)."),
         .flag("quiet", short: "q", help: "No progress and no summary; errors are still shown."),
     ]
 }

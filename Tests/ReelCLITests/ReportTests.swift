@@ -67,4 +67,33 @@ import Testing
         let again = try Reel.run(["report", "story.mp4", "-o", "report.html"], in: scratch.url)
         #expect(again.status == 1 && again.stderr.contains("already exists"))
     }
+
+    /// `--report` on `compress` and `highlights`: before and after, the ranges kept, the output's
+    /// bit rate a bar per second, six pictures of the output; Chromium renders the chart.
+    @Test func compressionAndReelReportsLoadInChromium() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try AnalyzeTests.story(in: scratch)
+        let run = try Reel.run(["compress", "story.mp4", "-o", "out.mp4", "--speed", "ultrafast", "--report", "out.html", "-q"],
+                               in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = scratch.path("out.html")
+        let dom = try Self.chromium(["--dump-dom"], page: page)
+        #expect(dom.contains("<svg id=\"bitrate\""))
+        let bars = dom.components(separatedBy: "<rect ").count - 1
+        #expect((24...25).contains(bars), "\(bars) bars for 24 s")
+        #expect(dom.components(separatedBy: "<img ").count - 1 == 6)
+        #expect(dom.contains("876.9 kB") && dom.contains("kept 0:00-0:24"), "sizes and ranges")
+        let screenshot = scratch.path("out.png")
+        _ = try Self.chromium(["--screenshot=\(screenshot.path)"], page: page)
+        let chart = try Self.lumaRange(screenshot, x: 40, y: 380, width: 1000, height: 140)
+        #expect(chart.1 - chart.0 > 100, "chart \(chart)")
+        let reel = try Reel.run(["highlights", "story.mp4", "-o", "reel.mp4", "--speed", "ultrafast", "--report", "reel.html", "-q"],
+                                in: scratch.url)
+        #expect(reel.status == 0, "\(reel.stderr)")
+        let reelPage = try String(contentsOf: scratch.path("reel.html"), encoding: .utf8)
+        #expect(reelPage.contains("kept 0:06-0:10"), "the reel's ranges")
+        let batch = try Reel.run(["compress", "story.mp4", "out.mp4", "--report", "x.html"], in: scratch.url)
+        #expect(batch.status == 2)
+    }
 }
