@@ -4,7 +4,7 @@ import ReelMedia
 import ReelSupport
 
 /// Every setting of one compression, modeled on JMVideoCompressor's `CompressionConfig`.
-public struct CompressionConfig: Sendable, Equatable {
+public struct CompressionConfig: Sendable, Equatable, Codable {
     // MARK: Video
 
     /// Output video codec; `.hevc` falls back to `fallbackVideoCodec` when libx265 is missing.

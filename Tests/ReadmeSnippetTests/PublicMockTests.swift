@@ -27,3 +27,26 @@ import Testing
         #expect(try decoder.decode(VideoAnalysis.self, from: encoder.encode(analysis)) == analysis)
     }
 }
+
+/// `CompressionConfig` saves and restores through JSON; what runs code (a highlight reel's
+/// planner, a target quality's shot planner) refuses to be saved, saying so.
+@Suite struct ConfigCodingTests {
+    @Test func aConfigRoundTripsAndPlannersRefuse() throws {
+        var config = VideoQuality.socialMedia.defaultConfig
+        config.trim = .ranges([TimeRange(start: MediaTime(value: 3, timescale: 2), end: MediaTime(value: 4, timescale: 1))])
+        config.targetFileSize = .percentOfSource(40)
+        config.hdr = .keep
+        config.audioTracks = .number(2)
+        config.outputURL = URL(fileURLWithPath: "/tmp/out.mp4")
+        let data = try JSONEncoder().encode(config)
+        #expect(try JSONDecoder().decode(CompressionConfig.self, from: data) == config)
+        var quality = CompressionConfig.default
+        quality.targetQuality = TargetQuality(.psnr, 40)
+        #expect(try JSONDecoder().decode(CompressionConfig.self, from: JSONEncoder().encode(quality)) == quality)
+        var reel = CompressionConfig.default
+        reel.trim = .highlights(HighlightReelOptions(maximumDuration: 30))
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(reel) }
+        quality.targetQuality = .analyzedShots(.ssim, 0.98)
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(quality) }
+    }
+}
