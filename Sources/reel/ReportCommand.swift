@@ -22,6 +22,8 @@ struct ReportCommand {
         options: [
             .value("output", short: "o", valueName: "FILE", help: "The page to write (default IN-report.html)."),
             .value("analysis", valueName: "FILE", help: "Use this saved analysis ('reel analyze IN --json > FILE')."),
+            .value("faces", valueName: "DIR",
+                   help: "A face index holding this video ('reel faces add IN --index DIR', then 'update'): its people as lanes."),
             .flag("overwrite", help: "Replace an existing page."),
             .flag("quiet", short: "q", help: "No progress on standard error."),
         ],
@@ -57,7 +59,9 @@ struct ReportCommand {
                 }
             }
             if !quiet { Console.printErr("\rpictures for the report...\u{1B}[K") }
-            try await ReportWriter.write(input: input.url, title: input.display, analysis: analysis, to: output)
+            var people: [ReportPerson] = []
+            if let index = arguments.value("faces") { people = try await ReportWriter.people(of: input.url, index: index) }
+            try await ReportWriter.write(input: input.url, title: input.display, analysis: analysis, to: output, people: people)
             if !quiet { Console.printErr("\r\u{1B}[K") }
         } catch ReelError.cancelled {
             let signal = signals.receivedSignal ?? SIGINT
@@ -80,7 +84,25 @@ enum ReportWriter {
     /// Shots pictured at most; more are chosen evenly.
     static let maximumShotPictures = 60
 
-    static func write(input: URL, title: String, analysis: VideoAnalysis, to output: URL) async throws {
+    /// The people a face index (`reel faces`) found in `video`, in order of first appearance.
+    static func people(of video: URL, index: String) async throws -> [ReportPerson] {
+        let analyzer = try FaceGroupAnalyzer(workingDirectory: URL(fileURLWithPath: index).standardizedFileURL)
+        if await analyzer.state == .stale {
+            throw ReelError.invalidConfiguration("the face index \(index) is not grouped yet: run 'reel faces update --index \(index)' first",
+                                                 file: video)
+        }
+        let faces = try await analyzer.fetchFaces(for: MediaIntelligenceAssetID(video.path))
+        var order: [FaceEntityID] = []
+        var times: [FaceEntityID: [Double]] = [:]
+        for face in faces.sorted(by: { ($0.time?.seconds ?? 0) < ($1.time?.seconds ?? 0) }) {
+            guard let entity = face.entityID, let time = face.time?.seconds else { continue }
+            if times[entity] == nil { order.append(entity) }
+            times[entity, default: []].append(time)
+        }
+        return order.enumerated().map { ReportPerson(name: "person \($0.offset + 1)", times: times[$0.element] ?? []) }
+    }
+
+    static func write(input: URL, title: String, analysis: VideoAnalysis, to output: URL, people: [ReportPerson] = []) async throws {
         let source = try MediaInfo.probe(input)
         let highlights = HighlightAnalysisRequest().highlights(in: analysis)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reel-report-\(UUID().uuidString)")
@@ -116,7 +138,7 @@ enum ReportWriter {
             shotPictures.append(try await picture(at: analysis.posterTime(in: range), width: 240, caption: caption))
         }
         let page = ReportPage(title: title, source: source, analysis: analysis, highlights: highlights, keyFrame: keyFrame,
-                              shotPictures: shotPictures, highlightPictures: highlightPictures)
+                              shotPictures: shotPictures, highlightPictures: highlightPictures, people: people)
         let temporary = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).partial")
         try Data(page.html().utf8).write(to: temporary)
         if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }

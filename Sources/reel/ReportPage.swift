@@ -18,6 +18,7 @@ struct ReportPage {
     var keyFrame: Picture?
     var shotPictures: [Picture]
     var highlightPictures: [Picture]
+    var people: [ReportPerson] = []
 
     static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
@@ -45,7 +46,7 @@ struct ReportPage {
         body += "<h2>Timeline</h2><div class=\"legend\"><span class=\"l-shot\">shots</span><span class=\"l-gradual\">gradual transition</span>"
             + "<span class=\"l-highlight\">highlights</span><span class=\"l-level\">engagement level 0-9</span>"
             + "<span class=\"l-key\">key frame</span><span class=\"l-face\">faces seen</span></div>"
-        body += ReportTimeline.svg(analysis, highlights: highlights)
+        body += ReportTimeline.svg(analysis, highlights: highlights, people: people)
         if let keyFrame {
             body += "<h2>Key frame</h2><figure class=\"key\">\(Self.image(keyFrame))</figure>"
         }

@@ -10,7 +10,11 @@ enum ReportTimeline {
     static let height = 200.0
 
     /// The timeline as one `<svg id="timeline">` element.
-    static func svg(_ analysis: VideoAnalysis, highlights: [TimeRange]) -> String {
+    /// Height of one person's lane.
+    static let laneHeight = 16.0
+
+    static func svg(_ analysis: VideoAnalysis, highlights: [TimeRange], people: [ReportPerson] = []) -> String {
+        let height = Self.height + laneHeight * Double(people.count)
         let duration = max(analysis.duration, 0.001)
         func x(_ seconds: Double) -> Double { min(max(seconds / duration, 0), 1) * width }
         func number(_ value: Double) -> String { String(format: "%.2f", value) }
@@ -58,6 +62,15 @@ enum ReportTimeline {
             parts.append("<circle class=\"face\" cx=\"\(number(x(sample.time.seconds)))\" cy=\"186\" r=\"3\" fill=\"#8a4fc2\"/>")
         }
         parts.append("<text x=\"2\" y=\"197\">faces</text>")
+        // People from a face index: a lane each, a mark where the index saw them.
+        for (lane, person) in people.enumerated() {
+            let y = Self.height + laneHeight * Double(lane)
+            parts.append("<g class=\"person\"><text x=\"2\" y=\"\(number(y + 11))\">\(ReportPage.escaped(person.name))</text>")
+            for time in person.times {
+                parts.append("<rect x=\"\(number(x(time) - 2))\" y=\"\(number(y + 3))\" width=\"4\" height=\"10\" fill=\"#8a4fc2\"/>")
+            }
+            parts.append("</g>")
+        }
         if let key = analysis.keyFrame {
             parts.append("<line class=\"keyframe\" x1=\"\(number(x(key.seconds)))\" y1=\"18\" x2=\"\(number(x(key.seconds)))\" "
                 + "y2=\"\(number(bottom))\" stroke=\"#d62728\" stroke-width=\"2\"/>")
@@ -66,4 +79,10 @@ enum ReportTimeline {
         return "<svg id=\"timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"timeline\">"
             + parts.joined() + "</svg>"
     }
+}
+
+/// A person from a face index, for a report's lanes: a label and the times they were seen.
+struct ReportPerson {
+    var name: String
+    var times: [Double]
 }

@@ -96,4 +96,32 @@ import Testing
         let batch = try Reel.run(["compress", "story.mp4", "out.mp4", "--report", "x.html"], in: scratch.url)
         #expect(batch.status == 2)
     }
+
+    /// `--faces DIR`: the people a face index found in the video, a lane each, marked where
+    /// they were seen (a slideshow of Obama, Biden, Obama, 4 s each, a keyframe a second).
+    @Test func peopleFromAFaceIndexAreLanes() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let photos = try ["obama.jpg", "biden.jpg", "obama2.jpg"].map { try FacesCommandTests.photo($0).path }
+        let scale = "scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=10"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-v", "error", "-y"] + photos.flatMap { ["-loop", "1", "-t", "4", "-i", $0] } + [
+            "-filter_complex", "[0]\(scale)[a];[1]\(scale)[b];[2]\(scale)[c];[a][b][c]concat=n=3:v=1:a=0,format=yuv420p",
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", scratch.path("talk.mp4").path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        #expect(try Reel.run(["faces", "add", "talk.mp4", "--index", "idx"], in: scratch.url).status == 0)
+        let stale = try Reel.run(["report", "talk.mp4", "--faces", "idx", "-o", "talk.html"], in: scratch.url)
+        #expect(stale.status == 1 && stale.stderr.contains("reel faces update"), "\(stale.stderr)")
+        #expect(try Reel.run(["faces", "update", "--index", "idx"], in: scratch.url).status == 0)
+        let run = try Reel.run(["report", "talk.mp4", "--faces", "idx", "-o", "talk.html", "-q"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let dom = try Self.chromium(["--dump-dom"], page: scratch.path("talk.html"))
+        let lanes = dom.components(separatedBy: "<g class=\"person\">").dropFirst()
+        #expect(lanes.count == 2, "two people")
+        // Obama at 0, 2, 8 and 10 s, Biden at 4 and 6 s: marks per lane.
+        #expect(lanes.map { $0.components(separatedBy: "</g>")[0].components(separatedBy: "<rect ").count - 1 } == [4, 2])
+    }
 }

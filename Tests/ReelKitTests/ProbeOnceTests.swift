@@ -5,7 +5,7 @@ import Testing
 
 /// A job probes its source once; later stages reuse the facts and reopen the file only to read
 /// its packets.
-@Suite(.timeLimit(.minutes(2))) struct ProbeOnceTests {
+@Suite(.timeLimit(.minutes(5))) struct ProbeOnceTests {
     /// A private copy of a fixture, so no other test's probes are counted.
     static func privateCopy(_ name: String) throws -> URL {
         let copy = try Fixtures.scratchDirectory(name).appendingPathComponent(name)
