@@ -39,6 +39,16 @@ struct CompressCommand: Sendable {
             throw CommandFailure(ArgumentError.invalidValue(
                 option: "--analysis", value: path, reason: "a saved analysis is of one video; give one input"))
         }
+        // A report shows the source's analysis too: made (or read) once, and handed to a
+        // highlight reel so it does not analyze again.
+        var reportAnalysis: VideoAnalysis?
+        if arguments.value("report") != nil, let input = options.inputs.first {
+            reportAnalysis = try await Self.analysisForReport(of: InputItem(display: input), arguments: arguments, quiet: options.quiet)
+            if case .planned(let planner) = config.trim, var reel = planner as? HighlightReelTrim {
+                reel.options.analysis = reportAnalysis
+                config.trim = .planned(reel)
+            }
+        }
         config.fileType = try options.fileType(presetDefault: config.fileType)
         let all = try InputCollection.collect(options.inputs)
         let planner = OutputPlanner(
@@ -80,10 +90,11 @@ struct CompressCommand: Sendable {
         }
         report(outcomes, options: options, elapsed: Date().timeIntervalSince(started))
         if let page = arguments.value("report"), let outcome = outcomes.first, outcome.status == .compressed,
-           let analytics = outcome.analytics {
+           let analytics = outcome.analytics, let reportAnalysis {
             do {
-                try await CompressionReport.write(input: outcome.file.input.display, output: outcome.file.output, analytics: analytics,
-                                                  to: URL(fileURLWithPath: page).standardizedFileURL)
+                let section = try await CompressionReport.measure(output: outcome.file.output, analytics: analytics)
+                try await ReportWriter.write(input: outcome.file.input.url, title: outcome.file.input.display, analysis: reportAnalysis,
+                                             to: URL(fileURLWithPath: page).standardizedFileURL, compression: section)
             } catch {
                 throw .failure("\(page): the report could not be written: \(error)")
             }
@@ -183,5 +194,30 @@ struct CompressCommand: Sendable {
             }
         }
         return result
+    }
+
+    /// The source's analysis for `--report`: the saved one (`--analysis`), else a fresh one.
+    private static func analysisForReport(
+        of input: InputItem, arguments: ParsedArguments, quiet: Bool
+    ) async throws(CommandFailure) -> VideoAnalysis {
+        do {
+            if let path = arguments.value("analysis") {
+                let saved = try SavedAnalysisFile.load(path)
+                try saved.requireSource(try MediaInfo.probe(input.url))
+                return saved
+            }
+            let show = !quiet && Console.errorIsTerminal
+            let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: input.url)) { fraction in
+                if show { Console.printErr("\ranalyzing \(input.display) for the report: \(Int(fraction * 100))%") }
+            }
+            if show { Console.printErr("\r\u{1B}[K") }
+            return analysis
+        } catch let error as ArgumentError {
+            throw CommandFailure(error)
+        } catch let error as ReelError {
+            throw .failure(ErrorText.line(for: error, input: input))
+        } catch {
+            throw .failure("\(input.display): \(error)")
+        }
     }
 }

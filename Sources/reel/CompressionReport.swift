@@ -1,13 +1,19 @@
 import Foundation
 import ReelKit
 
-/// `--report FILE` of `reel compress` and `reel highlights`: one self-contained HTML page of a
-/// finished compression: before and after, the ranges kept, the output's video bit rate over
-/// time (SVG), and six pictures of the output.
-enum CompressionReport {
-    /// Writes the page for `analytics` of `input` compressed to `output` (under a temporary
-    /// name, then renamed).
-    static func write(input: String, output: URL, analytics: CompressionAnalytics, to page: URL) async throws {
+/// The compression part of a report page (`--report FILE` of `reel compress` and `reel
+/// highlights`): before and after, the ranges kept, the output's video bit rate over time (SVG)
+/// and six pictures of the output. The rest of the page is the source's analysis (`ReportPage`).
+struct CompressionReport {
+    var outputName: String
+    var analytics: CompressionAnalytics
+    /// The output's video bit rate per second.
+    var rates: [Double]
+    /// Six pictures of the output, with their times.
+    var pictures: [(Data, Double)]
+
+    /// Measures `output` (its packets, and six pictures).
+    static func measure(output: URL, analytics: CompressionAnalytics) async throws -> CompressionReport {
         let rates = try BitRateTimeline.measure(output)
         let info = try MediaInfo.probe(output)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reel-report-\(UUID().uuidString)")
@@ -20,17 +26,15 @@ enum CompressionReport {
             let result = try await Thumbnailer().thumbnail(of: output, at: MediaTime(seconds: time, timescale: 1_000_000), width: 240, to: file)
             pictures.append((try Data(contentsOf: file), result.times.first?.seconds ?? time))
         }
-        let html = Self.page(input: input, output: output.lastPathComponent, analytics: analytics, rates: rates, pictures: pictures)
-        let temporary = page.deletingLastPathComponent().appendingPathComponent(".\(page.lastPathComponent).partial")
-        try Data(html.utf8).write(to: temporary)
-        if FileManager.default.fileExists(atPath: page.path) { try FileManager.default.removeItem(at: page) }
-        try FileManager.default.moveItem(at: temporary, to: page)
+        return CompressionReport(outputName: output.lastPathComponent, analytics: analytics, rates: rates, pictures: pictures)
     }
 
-    static func page(input: String, output: String, analytics a: CompressionAnalytics, rates: [Double], pictures: [(Data, Double)]) -> String {
+    /// The section's HTML: the side-by-side table, the ratio, the chart and the pictures.
+    func html(input: String) -> String {
+        let a = analytics
         let kept = a.keptRanges.map { "\(Formatting.clock($0.start.seconds))-\(Formatting.clock($0.end.seconds))" }.joined(separator: ", ")
         let rows: [(String, String, String)] = [
-            ("file", input, output),
+            ("file", input, outputName),
             ("size", Formatting.bytes(a.originalFileSize), Formatting.bytes(a.compressedFileSize)),
             ("duration", Formatting.seconds(a.originalDuration), Formatting.seconds(a.compressedDuration)),
             ("dimensions", "\(a.originalDimensions)", "\(a.compressedVisualDimensions)"),
@@ -38,28 +42,19 @@ enum CompressionReport {
             ("audio", a.originalAudioBitrate.map(Formatting.bitrate) ?? "none", a.compressedAudioBitrate.map(Formatting.bitrate) ?? "none"),
             ("frame rate", Formatting.frameRate(a.originalFrameRate) + " fps", Formatting.frameRate(a.compressedFrameRate) + " fps"),
         ]
-        var body = "<h1>\(ReportPage.escaped(input)) &rarr; \(ReportPage.escaped(output))</h1>"
-        body += "<table class=\"summary\"><tr><th></th><th>source</th><th>output</th></tr>"
+        var body = "<h2>Compression</h2><table class=\"summary compression\"><tr><th></th><th>source</th><th>output</th></tr>"
             + rows.map { "<tr><th>\($0.0)</th><td>\(ReportPage.escaped($0.1))</td><td>\(ReportPage.escaped($0.2))</td></tr>" }.joined()
             + "</table>"
         body += "<p>\(Formatting.speed(a.compressionRatio)) smaller in \(Formatting.elapsed(a.processingTime))"
             + (kept.isEmpty ? "" : "; kept \(ReportPage.escaped(kept))") + "</p>"
-        body += "<h2>Output video bit rate over time</h2>" + chart(rates)
+        body += "<h2>Output video bit rate over time</h2>" + Self.chart(rates)
         if !pictures.isEmpty {
             body += "<h2>The output</h2><div class=\"grid\">" + pictures.map { data, time in
                 "<figure><img src=\"data:image/jpeg;base64,\(data.base64EncodedString())\" alt=\"output at \(Formatting.seconds(time))\">"
-                    + "<figcaption>\(Formatting.seconds(time))</figcaption></figure>"
+                    + "<figcaption>output at \(Formatting.seconds(time))</figcaption></figure>"
             }.joined() + "</div>"
         }
-        return """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(ReportPage.escaped(output)) - reel report</title>
-            <style>body{font-family:system-ui,sans-serif;margin:24px auto;max-width:1040px;color:#1d2433}\
-            h1{font-size:22px}h2{font-size:17px;margin-top:28px}table.summary th{text-align:left;padding:2px 16px 2px 0;color:#556}\
-            table.summary td{padding:2px 16px 2px 0}#bitrate{width:100%;height:auto;border:1px solid #d5dae3;background:#fafbfd}\
-            #bitrate text{font-size:10px;fill:#445}.grid{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0}\
-            .grid img{width:240px;display:block}figcaption{font-size:12px;color:#445}</style></head><body>\(body)</body></html>
-            """
+        return body
     }
 
     /// The bit rate per second as bars, with the mean as a dashed line.

@@ -102,7 +102,8 @@ enum ReportWriter {
         return order.enumerated().map { ReportPerson(name: "person \($0.offset + 1)", times: times[$0.element] ?? []) }
     }
 
-    static func write(input: URL, title: String, analysis: VideoAnalysis, to output: URL, people: [ReportPerson] = []) async throws {
+    static func write(input: URL, title: String, analysis: VideoAnalysis, to output: URL, people: [ReportPerson] = [],
+                      compression: CompressionReport? = nil) async throws {
         let source = try MediaInfo.probe(input)
         let highlights = HighlightAnalysisRequest().highlights(in: analysis)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reel-report-\(UUID().uuidString)")
@@ -138,7 +139,8 @@ enum ReportWriter {
             shotPictures.append(try await picture(at: analysis.posterTime(in: range), width: 240, caption: caption))
         }
         let page = ReportPage(title: title, source: source, analysis: analysis, highlights: highlights, keyFrame: keyFrame,
-                              shotPictures: shotPictures, highlightPictures: highlightPictures, people: people)
+                              shotPictures: shotPictures, highlightPictures: highlightPictures, people: people,
+                              compression: compression)
         let temporary = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).partial")
         try Data(page.html().utf8).write(to: temporary)
         if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }

@@ -19,6 +19,8 @@ struct ReportPage {
     var shotPictures: [Picture]
     var highlightPictures: [Picture]
     var people: [ReportPerson] = []
+    /// For `--report` of a compression: its section, shown first.
+    var compression: CompressionReport?
 
     static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
@@ -41,7 +43,8 @@ struct ReportPage {
                 .joined(separator: ", ")),
             ("key frame", analysis.keyFrame.map { Formatting.seconds($0.seconds) } ?? "none"),
         ]
-        var body = "<h1>\(Self.escaped(title))</h1>"
+        var body = "<h1>\(Self.escaped(title))\(compression.map { " &rarr; " + Self.escaped($0.outputName) } ?? "")</h1>"
+        if let compression { body += compression.html(input: title) + "<h2>The source</h2>" }
         body += "<table class=\"summary\">" + summary.map { "<tr><th>\($0.0)</th><td>\(Self.escaped($0.1))</td></tr>" }.joined() + "</table>"
         body += "<h2>Timeline</h2><div class=\"legend\"><span class=\"l-shot\">shots</span><span class=\"l-gradual\">gradual transition</span>"
             + "<span class=\"l-highlight\">highlights</span><span class=\"l-level\">engagement level 0-9</span>"
@@ -90,7 +93,8 @@ struct ReportPage {
         body{font-family:system-ui,sans-serif;margin:24px auto;max-width:1040px;color:#1d2433;background:#fff}\
         h1{font-size:22px;margin:0 0 12px}h2{font-size:17px;margin:28px 0 8px}\
         table.summary th{text-align:left;padding:2px 16px 2px 0;color:#556}table.summary td{padding:2px 0}\
-        #timeline{width:100%;height:auto;display:block;border:1px solid #d5dae3;background:#fafbfd}\
+        #timeline,#bitrate{width:100%;height:auto;display:block;border:1px solid #d5dae3;background:#fafbfd}\
+        #bitrate text{font-size:10px;fill:#445}table.compression td{padding-right:16px}\
         #timeline text{font-size:10px;fill:#445}#timeline .tick{stroke:#d5dae3;stroke-width:1}\
         .legend span{display:inline-block;margin-right:14px;font-size:12px}.legend span:before{content:"";display:inline-block;\
         width:10px;height:10px;margin-right:4px;vertical-align:middle}.l-shot:before{background:#a9b7d4}\

@@ -69,7 +69,8 @@ import Testing
     }
 
     /// `--report` on `compress` and `highlights`: before and after, the ranges kept, the output's
-    /// bit rate a bar per second, six pictures of the output; Chromium renders the chart.
+    /// bit rate a bar per second, six pictures of the output, then the source's analysis (its
+    /// timeline, pictures and tables); Chromium renders the chart.
     @Test func compressionAndReelReportsLoadInChromium() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -80,19 +81,21 @@ import Testing
         let page = scratch.path("out.html")
         let dom = try Self.chromium(["--dump-dom"], page: page)
         #expect(dom.contains("<svg id=\"bitrate\""))
-        let bars = dom.components(separatedBy: "<rect ").count - 1
+        let chart = dom.components(separatedBy: "<svg id=\"bitrate\"").dropFirst().first?.components(separatedBy: "</svg>").first ?? ""
+        let bars = chart.components(separatedBy: "<rect ").count - 1
         #expect((24...25).contains(bars), "\(bars) bars for 24 s")
-        #expect(dom.components(separatedBy: "<img ").count - 1 == 6)
+        #expect(dom.components(separatedBy: "<figcaption>output at ").count - 1 == 6)
         #expect(dom.contains("876.9 kB") && dom.contains("kept 0:00-0:24"), "sizes and ranges")
+        #expect(dom.contains("<svg id=\"timeline\"") && dom.contains("id=\"shots\""), "the source's analysis")
         let screenshot = scratch.path("out.png")
         _ = try Self.chromium(["--screenshot=\(screenshot.path)"], page: page)
-        let chart = try Self.lumaRange(screenshot, x: 40, y: 380, width: 1000, height: 140)
-        #expect(chart.1 - chart.0 > 100, "chart \(chart)")
+        let chartPixels = try Self.lumaRange(screenshot, x: 40, y: 380, width: 1000, height: 140)
+        #expect(chartPixels.1 - chartPixels.0 > 100, "chart \(chartPixels)")
         let reel = try Reel.run(["highlights", "story.mp4", "-o", "reel.mp4", "--speed", "ultrafast", "--report", "reel.html", "-q"],
                                 in: scratch.url)
         #expect(reel.status == 0, "\(reel.stderr)")
         let reelPage = try String(contentsOf: scratch.path("reel.html"), encoding: .utf8)
-        #expect(reelPage.contains("kept 0:06-0:10"), "the reel's ranges")
+        #expect(reelPage.contains("kept 0:06-0:10") && reelPage.contains("<svg id=\"timeline\""), "the reel's ranges and analysis")
         let batch = try Reel.run(["compress", "story.mp4", "out.mp4", "--report", "x.html"], in: scratch.url)
         #expect(batch.status == 2)
     }
