@@ -70,10 +70,33 @@ public enum NoiseReduction: String, Sendable, Codable, CaseIterable {
 public struct PreprocessingOptions: Sendable, Codable, Equatable {
     /// Denoising strength.
     public var noiseReduction: NoiseReduction
+    /// Stretch each picture's levels to the full range (JMVideoCompressor's placeholder, real
+    /// here): libavfilter's `normalize`, black and white points from the picture's darkest and
+    /// brightest values averaged over `autoLevelsSmoothing` frames (no flicker), the colour
+    /// channels stretched together so the colour balance is kept.
+    public var autoLevels: Bool
+
+    /// Frames the levels are averaged over.
+    public static let autoLevelsSmoothing = 25
 
     /// Creates preprocessing options.
-    public init(noiseReduction: NoiseReduction = .none) {
+    public init(noiseReduction: NoiseReduction = .none, autoLevels: Bool = false) {
         self.noiseReduction = noiseReduction
+        self.autoLevels = autoLevels
+    }
+
+    private enum CodingKeys: String, CodingKey { case noiseReduction, autoLevels }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        noiseReduction = try container.decode(NoiseReduction.self, forKey: .noiseReduction)
+        // Presets written before auto levels existed leave it out.
+        autoLevels = try container.decodeIfPresent(Bool.self, forKey: .autoLevels) ?? false
+    }
+
+    /// The `normalize` filter when auto levels are on.
+    var autoLevelsFilter: String? {
+        autoLevels ? "normalize=smoothing=\(Self.autoLevelsSmoothing):independence=0" : nil
     }
 }
 

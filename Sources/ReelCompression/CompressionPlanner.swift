@@ -60,6 +60,7 @@ struct CompressionPlanner {
             filters.append("scale=\(encodeWidth):\(encodeHeight):flags=bicubic")
         }
         if let denoise = config.preprocessing.noiseReduction.filter { filters.append(denoise) }
+        if let levels = config.preprocessing.autoLevelsFilter { filters.append(levels) }
         if toneMaps { filters.append(HDRToneMap.filter(for: picture)) }
         filters.append("format=\(tenBit ? "yuv420p10le" : "yuv420p")")
 

@@ -92,6 +92,7 @@ enum CompressHelp {
               help: "Rotate the pixels upright instead of keeping a rotation tag."),
         .value("denoise", valueName: "LEVEL", help: "Denoise before encoding.",
                allowedValues: NoiseReduction.allCases.map(\.rawValue)),
+        .flag("auto-levels", help: "Stretch each picture's levels to the full range (smoothed over a second, colours kept)."),
         .flag("no-content-aware",
               help: "Do not adapt keyframes and bit rate to measured motion and detail."),
         .value("reducer", valueName: "KIND",

@@ -152,6 +152,7 @@ struct ConfigOverrides {
         if let level = arguments.value("denoise").flatMap(NoiseReduction.init(rawValue:)) {
             config.preprocessing.noiseReduction = level
         }
+        if arguments.flag("auto-levels") { config.preprocessing.autoLevels = true }
         if arguments.flag("no-content-aware") { config.contentAwareOptimization = false }
         if arguments.flag("copy") { config.streamCopy = true }
         if let crossfade = try arguments.value("crossfade", as: ValueParsers.positiveDouble) {

@@ -76,6 +76,30 @@ import Testing
         #expect(enough.category == "static" && enough.keyFrameIntervalFactor == 4)
     }
 
+    /// Auto levels stretch a washed-out gray picture (testsrc2's luma squeezed into 77...179)
+    /// back toward the full range: the output's darkest and brightest luma move apart.
+    @Test func autoLevelsStretchAWashedOutPicture() async throws {
+        let flat = try Self.makeClip("washed_out_gray.mp4", "testsrc2=size=320x180:rate=30,lutyuv=y=val*0.4+77:u=128:v=128")
+        let directory = try Fixtures.scratchDirectory()
+        var config = Harness.fastConfig(in: directory)
+        config.outputURL = directory.appendingPathComponent("plain.mp4")
+        let plain = try await VideoCompressor().compressVideo(flat, config: config)
+        config.preprocessing.autoLevels = true
+        config.outputURL = directory.appendingPathComponent("levels.mp4")
+        let levelled = try await VideoCompressor().compressVideo(flat, config: config)
+        #expect(levelled.analytics.encoding?.videoFilter.contains("normalize") == true)
+        func spread(_ url: URL) throws -> Double {
+            let text = try Fixtures.run("/usr/bin/ffprobe", [
+                "-v", "error", "-f", "lavfi", "-i", "movie=\(url.path),signalstats", "-read_intervals", "%+#30",
+                "-show_entries", "frame_tags=lavfi.signalstats.YMIN,lavfi.signalstats.YMAX", "-of", "csv=p=0",
+            ])
+            let rows = text.split(separator: "\n").map { $0.split(separator: ",").compactMap { Double($0) } }.filter { $0.count == 2 }
+            return rows.map { $0[1] - $0[0] }.reduce(0, +) / Double(max(rows.count, 1))
+        }
+        let before = try spread(plain.url), after = try spread(levelled.url)
+        #expect(after > before + 40, "luma spread \(before) -> \(after)")
+    }
+
     @Test func denoisingRemovesNoiseBeforeEncoding() async throws {
         let noisy = try Self.makeClip("noisy_gray.mp4", "color=c=gray:size=320x180:rate=30,noise=alls=25:allf=t+u")
         let directory = try Fixtures.scratchDirectory()
