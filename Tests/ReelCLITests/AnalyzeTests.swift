@@ -49,15 +49,15 @@ import Testing
     /// `--format csv|edl|srt` list the same shots and highlights as `--json`, with frame numbers
     /// and timecodes at story's 30 fps; ffmpeg reads the SRT; `--json` with another format is
     /// a usage error.
-    @Test func exportsListTheShotsAndHighlights() throws {
+    @Test func exportsListTheShotsAndHighlights() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try Self.story(in: scratch)
-        let json = try Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url).jsonObject()
+        let json = try (try await Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url)).jsonObject()
         let shots = try #require(json["shots"] as? [[String: Double]])
         let highlights = try #require(json["highlights"] as? [[String: Double]])
         #expect(!highlights.isEmpty)
-        let csv = try Reel.run(["analyze", "story.mp4", "--format", "csv", "-q"], in: scratch.url)
+        let csv = try await Reel.run(["analyze", "story.mp4", "--format", "csv", "-q"], in: scratch.url)
         #expect(csv.status == 0, "\(csv.stderr)")
         let rows = csv.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         #expect(rows.first == ["kind", "index", "start", "end", "duration", "start_timecode", "end_timecode", "start_frame", "end_frame", "level"])
@@ -69,7 +69,7 @@ import Testing
             #expect(Int(row[7]) == Int((start * 30 + 1e-6).rounded(.down)) && Int(row[8]) == Int((end * 30 + 1e-6).rounded(.down)), "\(row)")
         }
         #expect(shotRows.first?[5] == "00:00:00.000" && shotRows.dropFirst().first?[5] == "00:00:02.000", "\(shotRows)")
-        let edl = try Reel.run(["analyze", "story.mp4", "--format", "edl", "-q"], in: scratch.url)
+        let edl = try await Reel.run(["analyze", "story.mp4", "--format", "edl", "-q"], in: scratch.url)
         let events = edl.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
         #expect(edl.stdout.hasPrefix("TITLE: story\nFCM: NON-DROP FRAME") && events.count == highlights.count, "\(edl.stdout)")
         for (event, highlight) in zip(events, highlights) {
@@ -77,7 +77,7 @@ import Testing
             let expected = String(format: "%02d:%02d:%02d:%02d", start / 108_000, start / 1800 % 60, start / 30 % 60, start % 30)
             #expect(event.split(separator: " ").map(String.init).contains(expected), "\(event) lacks \(expected)")
         }
-        let srt = try Reel.run(["analyze", "story.mp4", "--format", "srt", "-q"], in: scratch.url)
+        let srt = try await Reel.run(["analyze", "story.mp4", "--format", "srt", "-q"], in: scratch.url)
         try srt.stdout.write(to: scratch.path("chapters.srt"), atomically: true, encoding: .utf8)
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
@@ -90,7 +90,7 @@ import Testing
         let cues = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(probe.terminationStatus == 0 && Int(cues) == shots.count, "\(cues)")
         #expect(srt.stdout.contains("- highlight"))
-        let clash = try Reel.run(["analyze", "story.mp4", "--json", "--format", "csv"], in: scratch.url)
+        let clash = try await Reel.run(["analyze", "story.mp4", "--json", "--format", "csv"], in: scratch.url)
         #expect(clash.status == 2)
     }
 

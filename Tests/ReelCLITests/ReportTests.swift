@@ -4,20 +4,21 @@ import Testing
 /// `reel report`: a self-contained HTML page, rendered by headless Chromium (Debian's
 /// `chromium`, which `make test` installs) to check it loads with its timeline and pictures.
 @Suite(.timeLimit(.minutes(5))) struct ReportTests {
-    /// Runs Chromium headless on `page`; returns its standard output.
-    static func chromium(_ arguments: [String], page: URL) throws -> String {
+    /// Runs Chromium headless on `page`; returns its standard output (suspending while it runs).
+    static func chromium(_ arguments: [String], page: URL) async throws -> String {
+        let capture = page.deletingLastPathComponent().appendingPathComponent(".chromium-\(UUID().uuidString.prefix(8))")
+        try Data().write(to: capture)
+        defer { try? FileManager.default.removeItem(at: capture) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1100,1400"]
             + arguments + [page.absoluteString]
-        let output = Pipe()
-        process.standardOutput = output
+        process.standardOutput = try FileHandle(forWritingTo: capture)
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        try #require(await process.exit(timeout: 120), "chromium ran longer than 120 s")
         try #require(process.terminationStatus == 0, "chromium exited with \(process.terminationStatus)")
-        return String(decoding: data, as: UTF8.self)
+        return try String(contentsOf: capture, encoding: .utf8)
     }
 
     /// The darkest and brightest luma of a rectangle of a PNG, by the ffmpeg CLI's signalstats.
@@ -36,50 +37,50 @@ import Testing
         return (values[0], values[1])
     }
 
-    @Test func theReportLoadsInChromiumWithItsTimelineAndPictures() throws {
+    @Test func theReportLoadsInChromiumWithItsTimelineAndPictures() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try AnalyzeTests.story(in: scratch)
-        let run = try Reel.run(["report", "story.mp4", "-o", "report.html", "-q"], in: scratch.url)
+        let run = try await Reel.run(["report", "story.mp4", "-o", "report.html", "-q"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let page = scratch.path("report.html")
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"), "not self-contained")
-        let analysis = try Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url).jsonObject()
+        let analysis = try await Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url).jsonObject()
         let shots = (analysis["shots"] as? [Any])?.count ?? 0, highlights = (analysis["highlights"] as? [Any])?.count ?? 0
-        let dom = try Self.chromium(["--dump-dom"], page: page)
+        let dom = try await Self.chromium(["--dump-dom"], page: page)
         #expect(dom.contains("<svg id=\"timeline\""))
         #expect(dom.components(separatedBy: "<img ").count - 1 == 1 + shots + highlights, "pictures")
         #expect(dom.components(separatedBy: "class=\"shot\"").count - 1 == shots)
         #expect(dom.components(separatedBy: "class=\"highlight\"").count - 1 == highlights)
         #expect(dom.contains("id=\"shots\"") && dom.contains("id=\"highlights\""))
         let screenshot = scratch.path("report.png")
-        _ = try Self.chromium(["--screenshot=\(screenshot.path)"], page: page)
+        _ = try await Self.chromium(["--screenshot=\(screenshot.path)"], page: page)
         // The timeline sits below the summary (about y 300-500 of 1100 px wide); the key frame
         // below it. Neither may be blank.
         let timeline = try Self.lumaRange(screenshot, x: 40, y: 320, width: 1000, height: 160)
         let pictures = try Self.lumaRange(screenshot, x: 40, y: 600, width: 600, height: 300)
         #expect(timeline.1 - timeline.0 > 100, "timeline \(timeline)")
         #expect(pictures.1 - pictures.0 > 100, "pictures \(pictures)")
-        let alongside = try Reel.run(["analyze", "story.mp4", "--report", "analysis.html", "-q"], in: scratch.url)
+        let alongside = try await Reel.run(["analyze", "story.mp4", "--report", "analysis.html", "-q"], in: scratch.url)
         #expect(alongside.status == 0 && alongside.stdout.contains("key frame"), "\(alongside.stderr)")
         #expect(try String(contentsOf: scratch.path("analysis.html"), encoding: .utf8).contains("<svg id=\"timeline\""))
-        let again = try Reel.run(["report", "story.mp4", "-o", "report.html"], in: scratch.url)
+        let again = try await Reel.run(["report", "story.mp4", "-o", "report.html"], in: scratch.url)
         #expect(again.status == 1 && again.stderr.contains("already exists"))
     }
 
     /// `--report` on `compress` and `highlights`: before and after, the ranges kept, the output's
     /// bit rate a bar per second, six pictures of the output, then the source's analysis (its
     /// timeline, pictures and tables); Chromium renders the chart.
-    @Test func compressionAndReelReportsLoadInChromium() throws {
+    @Test func compressionAndReelReportsLoadInChromium() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try AnalyzeTests.story(in: scratch)
-        let run = try Reel.run(["compress", "story.mp4", "-o", "out.mp4", "--speed", "ultrafast", "--report", "out.html", "-q"],
+        let run = try await Reel.run(["compress", "story.mp4", "-o", "out.mp4", "--speed", "ultrafast", "--report", "out.html", "-q"],
                                in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let page = scratch.path("out.html")
-        let dom = try Self.chromium(["--dump-dom"], page: page)
+        let dom = try await Self.chromium(["--dump-dom"], page: page)
         #expect(dom.contains("<svg id=\"bitrate\""))
         let chart = dom.components(separatedBy: "<svg id=\"bitrate\"").dropFirst().first?.components(separatedBy: "</svg>").first ?? ""
         let bars = chart.components(separatedBy: "<rect ").count - 1
@@ -88,21 +89,21 @@ import Testing
         #expect(dom.contains("876.9 kB") && dom.contains("kept 0:00-0:24"), "sizes and ranges")
         #expect(dom.contains("<svg id=\"timeline\"") && dom.contains("id=\"shots\""), "the source's analysis")
         let screenshot = scratch.path("out.png")
-        _ = try Self.chromium(["--screenshot=\(screenshot.path)"], page: page)
+        _ = try await Self.chromium(["--screenshot=\(screenshot.path)"], page: page)
         let chartPixels = try Self.lumaRange(screenshot, x: 40, y: 380, width: 1000, height: 140)
         #expect(chartPixels.1 - chartPixels.0 > 100, "chart \(chartPixels)")
-        let reel = try Reel.run(["highlights", "story.mp4", "-o", "reel.mp4", "--speed", "ultrafast", "--report", "reel.html", "-q"],
+        let reel = try await Reel.run(["highlights", "story.mp4", "-o", "reel.mp4", "--speed", "ultrafast", "--report", "reel.html", "-q"],
                                 in: scratch.url)
         #expect(reel.status == 0, "\(reel.stderr)")
         let reelPage = try String(contentsOf: scratch.path("reel.html"), encoding: .utf8)
         #expect(reelPage.contains("kept 0:06-0:10") && reelPage.contains("<svg id=\"timeline\""), "the reel's ranges and analysis")
-        let batch = try Reel.run(["compress", "story.mp4", "out.mp4", "--report", "x.html"], in: scratch.url)
+        let batch = try await Reel.run(["compress", "story.mp4", "out.mp4", "--report", "x.html"], in: scratch.url)
         #expect(batch.status == 2)
     }
 
     /// `--faces DIR`: the people a face index found in the video, a lane each, marked where
     /// they were seen (a slideshow of Obama, Biden, Obama, 4 s each, a keyframe a second).
-    @Test func peopleFromAFaceIndexAreLanes() throws {
+    @Test func peopleFromAFaceIndexAreLanes() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let photos = try ["obama.jpg", "biden.jpg", "obama2.jpg"].map { try FacesCommandTests.photo($0).path }
@@ -113,15 +114,17 @@ import Testing
             "-filter_complex", "[0]\(scale)[a];[1]\(scale)[b];[2]\(scale)[c];[a][b][c]concat=n=3:v=1:a=0,format=yuv420p",
             "-c:v", "libx264", "-preset", "ultrafast", "-g", "10", scratch.path("talk.mp4").path]
         try process.run()
-        process.waitUntilExit()
+        _ = await process.exit(timeout: 120)
         try #require(process.terminationStatus == 0)
-        #expect(try Reel.run(["faces", "add", "talk.mp4", "--index", "idx"], in: scratch.url).status == 0)
-        let stale = try Reel.run(["report", "talk.mp4", "--faces", "idx", "-o", "talk.html"], in: scratch.url)
+        let added = try await Reel.run(["faces", "add", "talk.mp4", "--index", "idx"], in: scratch.url)
+        #expect(added.status == 0)
+        let stale = try await Reel.run(["report", "talk.mp4", "--faces", "idx", "-o", "talk.html"], in: scratch.url)
         #expect(stale.status == 1 && stale.stderr.contains("reel faces update"), "\(stale.stderr)")
-        #expect(try Reel.run(["faces", "update", "--index", "idx"], in: scratch.url).status == 0)
-        let run = try Reel.run(["report", "talk.mp4", "--faces", "idx", "-o", "talk.html", "-q"], in: scratch.url)
+        let updated = try await Reel.run(["faces", "update", "--index", "idx"], in: scratch.url)
+        #expect(updated.status == 0)
+        let run = try await Reel.run(["report", "talk.mp4", "--faces", "idx", "-o", "talk.html", "-q"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
-        let dom = try Self.chromium(["--dump-dom"], page: scratch.path("talk.html"))
+        let dom = try await Self.chromium(["--dump-dom"], page: scratch.path("talk.html"))
         let lanes = dom.components(separatedBy: "<g class=\"person\">").dropFirst()
         #expect(lanes.count == 2, "two people")
         // Obama at 0, 2, 8 and 10 s, Biden at 4 and 6 s: marks per lane.

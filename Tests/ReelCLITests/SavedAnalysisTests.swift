@@ -6,8 +6,8 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct SavedAnalysisTests {
     /// The analysis of story.mp4, edited: every segment at level 0 but the still bars (2-6 s)
     /// at 9, and the key frame at 3 s. A fresh analysis would pick the scrolling parts.
-    static func editedAnalysis(in scratch: Scratch) throws -> URL {
-        let run = try Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url)
+    static func editedAnalysis(in scratch: Scratch) async throws -> URL {
+        let run = try await Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         var object = try run.jsonObject()
         var analysis = try #require(object["analysis"] as? [String: Any])
@@ -27,36 +27,36 @@ import Testing
         return url
     }
 
-    @Test func highlightsAndThumbnailUseTheSavedAnalysis() throws {
+    @Test func highlightsAndThumbnailUseTheSavedAnalysis() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try AnalyzeTests.story(in: scratch)
-        _ = try Self.editedAnalysis(in: scratch)
-        let reel = try Reel.run(["highlights", "story.mp4", "--analysis", "edited.json", "--dry-run", "--json", "-q"], in: scratch.url)
+        _ = try await Self.editedAnalysis(in: scratch)
+        let reel = try await Reel.run(["highlights", "story.mp4", "--analysis", "edited.json", "--dry-run", "--json", "-q"], in: scratch.url)
         #expect(reel.status == 0, "\(reel.stderr)")
         let ranges = try #require(try reel.jsonObject()["plannedRanges"] as? [[String: Double]])
         #expect(ranges.count == 1 && abs((ranges.first?["start"] ?? 0) - 2) < 0.05 && abs((ranges.first?["end"] ?? 0) - 6) < 0.05, "\(ranges)")
-        let thumbnail = try Reel.run(["thumbnail", "story.mp4", "--analysis", "edited.json", "-o", "poster.jpg", "--json"], in: scratch.url)
+        let thumbnail = try await Reel.run(["thumbnail", "story.mp4", "--analysis", "edited.json", "-o", "poster.jpg", "--json"], in: scratch.url)
         #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
         let times = try #require(try thumbnail.jsonObject()["times"] as? [Double])
         #expect(times.count == 1 && abs((times.first ?? 0) - 3) < 0.05, "\(times)")
     }
 
-    @Test func anAnalysisOfAnotherVideoOrNoAnalysisIsRefused() throws {
+    @Test func anAnalysisOfAnotherVideoOrNoAnalysisIsRefused() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try AnalyzeTests.story(in: scratch)
-        _ = try Self.editedAnalysis(in: scratch)
+        _ = try await Self.editedAnalysis(in: scratch)
         try TestClips.copy(.video, to: scratch.url, as: "other.mp4")
         for command in [["thumbnail", "other.mp4", "-o", "x.jpg"], ["highlights", "other.mp4", "--dry-run"]] {
-            let run = try Reel.run(command + ["--analysis", "edited.json"], in: scratch.url)
+            let run = try await Reel.run(command + ["--analysis", "edited.json"], in: scratch.url)
             #expect(run.status == 1 && run.stderr.contains("other.mp4") && run.stderr.contains("another video"), "\(command): \(run.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.path("x.jpg").path))
         _ = try scratch.write("{}", to: "empty.json")
-        let bad = try Reel.run(["thumbnail", "story.mp4", "--analysis", "empty.json", "-o", "y.jpg"], in: scratch.url)
+        let bad = try await Reel.run(["thumbnail", "story.mp4", "--analysis", "empty.json", "-o", "y.jpg"], in: scratch.url)
         #expect(bad.status == 2 && bad.stderr.contains("not a saved analysis"), "\(bad.stderr)")
-        let batch = try Reel.run(["highlights", "story.mp4", "other.mp4", "--analysis", "edited.json", "--dry-run"], in: scratch.url)
+        let batch = try await Reel.run(["highlights", "story.mp4", "other.mp4", "--analysis", "edited.json", "--dry-run"], in: scratch.url)
         #expect(batch.status == 2 && batch.stderr.contains("one input"), "\(batch.stderr)")
     }
 }

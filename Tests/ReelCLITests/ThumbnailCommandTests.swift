@@ -38,21 +38,21 @@ import Testing
 
     /// Sheet tiles carry their times: story's tile at 14 s (black) shows white text in its
     /// lower left corner and stays black beside it. `--every-shot` writes one image per shot.
-    @Test func sheetTilesAreTimedAndEveryShotHasAnImage() throws {
+    @Test func sheetTilesAreTimedAndEveryShotHasAnImage() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try AnalyzeTests.story(in: scratch)
-        let sheet = try Reel.run(["thumbnail", "story.mp4", "--sheet", "6", "--columns", "3", "-o", "sheet.png", "--json"], in: scratch.url)
+        let sheet = try await Reel.run(["thumbnail", "story.mp4", "--sheet", "6", "--columns", "3", "-o", "sheet.png", "--json"], in: scratch.url)
         #expect(sheet.status == 0, "\(sheet.stderr)")
         #expect((try sheet.jsonObject()["times"] as? [Double])?.map { $0.rounded() } == [2, 6, 10, 14, 18, 22])
         // Tiles of 320x180 with a 4 px margin and padding: the fourth starts at (4, 188).
         let label = try Self.brightest(scratch.path("sheet.png"), x: 10, y: 188 + 150, width: 110, height: 20)
         let beside = try Self.brightest(scratch.path("sheet.png"), x: 200, y: 188 + 150, width: 100, height: 20)
         #expect(label > 200 && beside < 40, "label \(label), beside \(beside)")
-        let shots = try Reel.run(["thumbnail", "story.mp4", "--every-shot", "-o", "shots", "--json"], in: scratch.url)
+        let shots = try await Reel.run(["thumbnail", "story.mp4", "--every-shot", "-o", "shots", "--json"], in: scratch.url)
         #expect(shots.status == 0, "\(shots.stderr)")
         let images = try #require(try shots.jsonObject()["images"] as? [[String: Any]])
-        let analysis = try Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url).jsonObject()
+        let analysis = try (try await Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url)).jsonObject()
         let shotRanges = try #require(analysis["shots"] as? [[String: Double]])
         #expect(images.count == shotRanges.count)
         for (image, shot) in zip(images, shotRanges) {
@@ -61,7 +61,7 @@ import Testing
             let path = try #require(image["output"] as? String)
             #expect(try MediaInfo.probe(scratch.path(path)).primaryVideo?.codecName == "mjpeg")
         }
-        let usage = try Reel.run(["thumbnail", "story.mp4", "--every-shot", "--sheet", "4", "-o", "x"], in: scratch.url)
+        let usage = try await Reel.run(["thumbnail", "story.mp4", "--every-shot", "--sheet", "4", "-o", "x"], in: scratch.url)
         #expect(usage.status == 2)
     }
 

@@ -50,6 +50,19 @@ enum Reel {
         return try process.result()
     }
 
+    /// `run` for async tests: the same, but it suspends while `reel` runs, so a test waiting on
+    /// a long command leaves the test runner's few threads (one per core) to the other tests.
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+        binary: URL? = nil, timeout: TimeInterval = 120
+    ) async throws -> ReelRun {
+        let process = try start(arguments, in: directory, environment: environment, binary: binary)
+        if !(await process.process.exit(timeout: timeout)) {
+            Issue.record("reel \(arguments.joined(separator: " ")) ran longer than \(timeout) s and was killed")
+        }
+        return try process.result()
+    }
+
     /// Starts `reel arguments` in `directory` without waiting.
     static func start(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:],
@@ -78,6 +91,16 @@ enum Reel {
 }
 
 extension Process {
+    /// `waitForExit` for async code: suspends between checks instead of blocking a thread.
+    func exit(timeout: TimeInterval) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning, Date() < deadline { try? await Task.sleep(nanoseconds: 20_000_000) }
+        guard isRunning else { return true }
+        kill(processIdentifier, SIGKILL)
+        waitUntilExit()
+        return false
+    }
+
     /// Waits until the process exits, at most `timeout` seconds; past that it is killed.
     /// Returns whether it exited on its own.
     func waitForExit(timeout: TimeInterval) -> Bool {
