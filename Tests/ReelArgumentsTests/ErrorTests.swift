@@ -1,7 +1,7 @@
 import ReelArguments
 import Testing
 
-@Suite("Argument errors", .timeLimit(.minutes(1)))
+@Suite("Argument errors", .timeLimit(.minutes(5)))
 struct ErrorTests {
     @Test("errors carry what went wrong", arguments: [
         ([], ArgumentError.missingCommand(available: ["compress", "analyze", "trim"])),

@@ -1,7 +1,7 @@
 import ReelArguments
 import Testing
 
-@Suite("Help output", .timeLimit(.minutes(1)))
+@Suite("Help output", .timeLimit(.minutes(5)))
 struct HelpFormatterTests {
     let formatter = HelpFormatter(tool: Fixtures.tool)
 

@@ -1,7 +1,7 @@
 import ReelArguments
 import Testing
 
-@Suite("Parsing command lines", .timeLimit(.minutes(1)))
+@Suite("Parsing command lines", .timeLimit(.minutes(5)))
 struct ParsingTests {
     @Test("long, long=value and short option syntaxes give the same value", arguments: [
         ["compress", "in.mp4", "--output", "out.mp4"],

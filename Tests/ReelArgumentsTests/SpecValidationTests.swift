@@ -1,7 +1,7 @@
 import ReelArguments
 import Testing
 
-@Suite("Spec validation", .timeLimit(.minutes(1)))
+@Suite("Spec validation", .timeLimit(.minutes(5)))
 struct SpecValidationTests {
     @Test("the fixture spec is sound")
     func fixtureIsSound() {

@@ -1,7 +1,7 @@
 import ReelArguments
 import Testing
 
-@Suite("Time and range parsers", .timeLimit(.minutes(1)))
+@Suite("Time and range parsers", .timeLimit(.minutes(5)))
 struct TimeParserTests {
     @Test("times parse to exact rationals", arguments: [
         ("12", 12, 1), ("1.5", 15, 10), ("0.25", 25, 100), ("0", 0, 1),

@@ -1,7 +1,7 @@
 import ReelArguments
 import Testing
 
-@Suite("Numeric value parsers", .timeLimit(.minutes(1)))
+@Suite("Numeric value parsers", .timeLimit(.minutes(5)))
 struct ValueParserTests {
     @Test("bitrate accepts suffixed and plain numbers", arguments: [
         ("2M", 2_000_000), ("2.5M", 2_500_000), ("800k", 800_000), ("800K", 800_000),
