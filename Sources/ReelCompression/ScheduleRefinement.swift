@@ -48,12 +48,17 @@ enum ScheduleRefinement {
         _ latest: FinalEncode.Outcome, previous: FinalEncode.Outcome?, segments: [TargetQualityJob.Segment],
         points: [[(crf: Double, value: Double)]], target: TargetQuality, length: Double = windowSeconds
     ) -> [RateChange] {
-        windows(of: segments, length: length).map { window in
+        let windows = windows(of: segments, length: length)
+        let spans = windows.map { (start: $0.start, end: $0.end) }
+        let latestMeans = FinalEncode.means(of: latest.frames, in: spans)
+        let previousMeans = previous.map { FinalEncode.means(of: $0.frames, in: spans) }
+        return windows.indices.map { index in
+            let window = windows[index]
             let current = FinalEncode.rateFactor(of: latest.schedule, at: window.start)
             var rateFactor = current
-            if let measured = mean(of: latest, in: window), points.indices.contains(window.segment) {
+            if let measured = latestMeans[index], points.indices.contains(window.segment) {
                 let before = previous.flatMap { outcome in
-                    mean(of: outcome, in: window).map { (crf: FinalEncode.rateFactor(of: outcome.schedule, at: window.start), value: $0) }
+                    previousMeans?[index].map { (crf: FinalEncode.rateFactor(of: outcome.schedule, at: window.start), value: $0) }
                 }
                 rateFactor = RateFactorFit.corrected(
                     target: target.value, chosen: current, measured: measured,
@@ -64,20 +69,16 @@ enum ScheduleRefinement {
         }
     }
 
-    /// The mean measured quality of `outcome`'s pictures inside `window`, if it has any.
-    static func mean(of outcome: FinalEncode.Outcome, in window: (segment: Int, start: Double, end: Double)) -> Double? {
-        let inside = outcome.frames.filter { $0.time >= window.start - 1e-3 && $0.time < window.end - 1e-3 }.map(\.value)
-        return inside.isEmpty ? nil : FinalEncode.mean(inside)
-    }
-
     /// How far `outcome`'s windows are from the target, weighted by duration; a window above the
     /// target at the highest rate factor counts as on it (nothing makes it worse).
     static func miss(
         _ outcome: FinalEncode.Outcome, segments: [TargetQualityJob.Segment], target: TargetQuality, length: Double = windowSeconds
     ) -> Double {
         var total = 0.0, weighted = 0.0
-        for window in windows(of: segments, length: length) {
-            guard let value = mean(of: outcome, in: window) else { continue }
+        let windows = windows(of: segments, length: length)
+        let means = FinalEncode.means(of: outcome.frames, in: windows.map { (start: $0.start, end: $0.end) })
+        for (window, mean) in zip(windows, means) {
+            guard let value = mean else { continue }
             let length = window.end - window.start
             let capped = FinalEncode.rateFactor(of: outcome.schedule, at: window.start) >= 51 - 1e-6 && value >= target.value
             total += length

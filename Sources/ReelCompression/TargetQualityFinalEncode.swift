@@ -63,10 +63,8 @@ struct FinalEncode {
             throw .encodingFailed(url, operation: "target quality", reason: "the output could not be measured against the source")
         }
         let achieved = Self.mean(frames.map(\.value))
-        let segmentValues = segments.map { segment in
-            let inside = frames.filter { $0.time >= segment.outputStart - 1e-3 && $0.time < segment.outputStart + segment.duration - 1e-3 }
-            return inside.isEmpty ? achieved : Self.mean(inside.map(\.value))
-        }
+        let segmentValues = Self.means(of: frames, in: segments.map { (start: $0.outputStart, end: $0.outputStart + $0.duration) })
+            .map { $0 ?? achieved }
         let segmentRateFactors = segments.map { Self.meanRateFactor(of: schedule, from: $0.outputStart, to: $0.outputStart + $0.duration) }
         return Outcome(statistics: statistics, schedule: schedule, frames: frames, segmentRateFactors: segmentRateFactors,
                        segmentValues: segmentValues, achieved: achieved)
@@ -89,6 +87,26 @@ struct FinalEncode {
     /// The rate factor `schedule` gives at an output time.
     static func rateFactor(of schedule: [RateChange], at time: Double) -> Double {
         schedule.last { $0.start <= time + 1e-6 }?.constantRateFactor ?? schedule.first?.constantRateFactor ?? 23
+    }
+
+    /// The mean measured quality inside each span (output seconds, in time order, not
+    /// overlapping), `nil` for a span without pictures: one pass over the pictures, which the
+    /// meter gives in time order (a 2-hour output has 200 000 of them and 14 000 windows).
+    static func means(of frames: [(time: Double, value: Double)], in spans: [(start: Double, end: Double)]) -> [Double?] {
+        let ordered = zip(frames, frames.dropFirst()).allSatisfy { $0.time <= $1.time } ? frames : frames.sorted { $0.time < $1.time }
+        var result: [Double?] = []
+        var next = 0
+        for span in spans {
+            while next < ordered.count && ordered[next].time < span.start - 1e-3 { next += 1 }
+            var sum = 0.0, count = 0
+            while next < ordered.count && ordered[next].time < span.end - 1e-3 {
+                sum += ordered[next].value.isFinite ? ordered[next].value : 100
+                count += 1
+                next += 1
+            }
+            result.append(count > 0 ? sum / Double(count) : nil)
+        }
+        return result
     }
 
     /// The arithmetic mean (finite values only: PSNR is infinite on identical pictures).
