@@ -201,17 +201,9 @@ struct CompressCommand: Sendable {
         of input: InputItem, arguments: ParsedArguments, quiet: Bool
     ) async throws(CommandFailure) -> VideoAnalysis {
         do {
-            if let path = arguments.value("analysis") {
-                let saved = try SavedAnalysisFile.load(path)
-                try saved.requireSource(try MediaInfo.probe(input.url))
-                return saved
-            }
-            let show = !quiet && Console.errorIsTerminal
-            let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: input.url)) { fraction in
-                if show { Console.printErr("\ranalyzing \(input.display) for the report: \(Int(fraction * 100))%") }
-            }
-            if show { Console.printErr("\r\u{1B}[K") }
-            return analysis
+            let saved = try arguments.value("analysis").map(SavedAnalysisFile.load)
+            return try await SavedAnalysisFile.analysis(
+                of: input, saved: saved, quiet: quiet || !Console.errorIsTerminal, purpose: " for the report")
         } catch let error as ArgumentError {
             throw CommandFailure(error)
         } catch let error as ReelError {

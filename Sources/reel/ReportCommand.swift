@@ -49,15 +49,7 @@ struct ReportCommand {
         }
         let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
         do {
-            let analysis: VideoAnalysis
-            if let saved {
-                try saved.requireSource(try MediaInfo.probe(input.url))
-                analysis = saved
-            } else {
-                analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: input.url)) { fraction in
-                    if !quiet { Console.printErr("\ranalyzing \(input.display): \(Int(fraction * 100))%") }
-                }
-            }
+            let analysis = try await SavedAnalysisFile.analysis(of: input, saved: saved, quiet: quiet)
             if !quiet { Console.printErr("\rpictures for the report...\u{1B}[K") }
             var people: [ReportPerson] = []
             if let index = arguments.value("faces") { people = try await ReportWriter.people(of: input.url, index: index) }

@@ -27,4 +27,20 @@ enum SavedAnalysisFile {
                                 reason: "not a saved analysis (write one with 'reel analyze IN --json > FILE')")
         }
     }
+
+    /// The analysis of `input`: `saved` once checked to be of this file, else a fresh one, its
+    /// progress on standard error (`analyzing NAME[ for]: N%`) unless `quiet`.
+    static func analysis(
+        of input: InputItem, saved: VideoAnalysis?, quiet: Bool, purpose: String = ""
+    ) async throws(ReelError) -> VideoAnalysis {
+        if let saved {
+            try saved.requireSource(try MediaInfo.probe(input.url))
+            return saved
+        }
+        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: input.url)) { fraction in
+            if !quiet { Console.printErr("\ranalyzing \(input.display)\(purpose): \(Int(fraction * 100))%") }
+        }
+        if !quiet { Console.printErr("\r\u{1B}[K") }
+        return analysis
+    }
 }

@@ -67,16 +67,7 @@ struct SplitCommand {
         let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
         var written: [(range: TimeRange, output: URL, size: Int64)] = []
         do {
-            let analysis: VideoAnalysis
-            if let saved {
-                try saved.requireSource(try MediaInfo.probe(input.url))
-                analysis = saved
-            } else {
-                analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: input.url)) { fraction in
-                    if !quiet { Console.printErr("\ranalyzing \(input.display): \(Int(fraction * 100))%") }
-                }
-                if !quiet { Console.printErr("\r\u{1B}[K") }
-            }
+            let analysis = try await SavedAnalysisFile.analysis(of: input, saved: saved, quiet: quiet)
             let kind = arguments.flag("shots") ? "shot" : "highlight"
             let ranges = kind == "shot" ? analysis.shots : HighlightAnalysisRequest().highlights(in: analysis)
             guard !ranges.isEmpty else {
