@@ -106,7 +106,9 @@ final class Encoder {
             context.pointee.codec_tag = reel_mktag(0x68, 0x76, 0x63, 0x31)  // "hvc1", what Apple players want
         } else {
             // Keep x264 from inserting keyframes closer than the interval allows only where scenes cut.
-            av_dict_set(&options, "x264-params", "keyint=\(settings.keyFrameInterval)", 0)
+            // Stitchable headers do not depend on the rate factor (the PPS's initial QP), so the
+            // chunks of a chunked encode, each at its own rate, join into one valid stream.
+            av_dict_set(&options, "x264-params", "keyint=\(settings.keyFrameInterval):stitchable=1", 0)
             if let (pass, stats) = settings.twoPass {
                 context.pointee.flags |= pass == 1 ? AV_CODEC_FLAG_PASS1 : AV_CODEC_FLAG_PASS2
                 av_dict_set(&options, "stats", stats, 0)
@@ -155,7 +157,9 @@ final class Encoder {
 
     /// The `x265-params` of `settings` (HDR metadata apart).
     static func x265Parameters(for settings: VideoEncoderSettings) -> [String] {
-        var parameters = ["log-level=error", "keyint=\(settings.keyFrameInterval)"]
+        // No settings SEI in the headers: it names the rate factor, so chunks of a chunked
+        // encode at different rates would not share them.
+        var parameters = ["log-level=error", "keyint=\(settings.keyFrameInterval)", "info=0"]
         // FFmpeg 5.1's libx265 wrapper ignores the pass flags: x265 takes them as parameters.
         if let (pass, stats) = settings.twoPass { parameters += ["pass=\(pass)", "stats=\(stats)"] }
         // Under a VBV cap, x265 3.5 starves the keyframes of busy stretches (25 dB against 35
