@@ -55,6 +55,19 @@ final class MuxingSink {
         try writeSubtitles()
     }
 
+    /// Adds the audio streams alone and writes the header: an output with no picture (the
+    /// audio job of a chunked encode).
+    func startWithoutVideo() throws(MediaFailure) {
+        for encoder in audioEncoders { audioStreamIndices.append(try output.addStream(for: encoder)) }
+        if let source = metadataSource {
+            for (track, index) in zip(plan.audioTracks, audioStreamIndices) {
+                if let stream = source.stream(track.streamIndex) { output.copyStreamMetadata(from: stream, to: index) }
+            }
+        }
+        try output.writeHeader(fastStart: plan.fastStart)
+        isReady = true
+    }
+
     func writeVideo(_ packet: Packet, timeBase: AVRational) throws(MediaFailure) {
         guard let index = videoStreamIndex else { return }
         try output.write(packet, streamIndex: index, from: timeBase)

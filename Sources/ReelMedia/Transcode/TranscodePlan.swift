@@ -26,7 +26,7 @@ package struct TranscodePlan: Sendable {
     /// Whether to carry HDR metadata found on frames when the stream declares none.
     var carryFrameHDR: Bool
     /// The source audio tracks to encode, in output order (empty: no audio).
-    var audioTracks: [AudioTrackPlan]
+    package var audioTracks: [AudioTrackPlan]
     /// The source text subtitle streams to carry as `mov_text`, in output order.
     var subtitleStreamIndices: [Int]
     /// Move the index to the front of the file.

@@ -1,0 +1,69 @@
+internal import CFFmpeg
+import Foundation
+import ReelSupport
+
+/// Encodes only the sound of a `TranscodePlan`'s ranges, on the timeline the full transcode
+/// would give it: the audio job of a chunked encode, whose pictures are encoded elsewhere.
+package struct AudioTranscoder {
+    let plan: TranscodePlan
+    let shouldCancel: () -> Bool
+    let progress: (Double) -> Void
+
+    /// Creates the value from every field.
+    package init(plan: TranscodePlan, shouldCancel: @escaping () -> Bool, progress: @escaping (Double) -> Void) {
+        self.plan = plan
+        self.shouldCancel = shouldCancel
+        self.progress = progress
+    }
+
+    /// Runs the encode; returns the number of audio frames written.
+    package func run() throws(MediaFailure) -> Int {
+        let indices = plan.audioTracks.map(\.streamIndex)
+        guard let primary = indices.first else {
+            throw .failed(.encode, "audio", "the plan keeps no audio track")
+        }
+        let input = try InputFile.reopen(plan.source, keeping: Set(indices))
+        let sink = try MuxingSink(plan: plan, metadataSource: plan.keepsMetadata ? input : nil, subtitles: [])
+        let stages = try plan.audioTracks.indices.map { track throws(MediaFailure) in
+            try AudioStage(input: input, track: track, sink: sink)
+        }
+        let stageOf = Dictionary(uniqueKeysWithValues: zip(indices, stages))
+        try sink.startWithoutVideo()
+        let total = max(plan.ranges.map { ($0.end - $0.start).seconds }.reduce(0, +), 0.001)
+        let reading = try Packet()
+        var offset = 0.0
+        for (position, range) in plan.ranges.enumerated() {
+            if position > 0 || range.needsSeek { try input.seek(toSeconds: range.start.seconds) }
+            let isLast = position == plan.ranges.count - 1
+            for stage in stages {
+                stage.beginRange(range, outputOffset: offset, fadeIn: position > 0, fadeOut: !isLast,
+                                 crossfadeIn: false, tailStart: nil, crossfade: 0)
+            }
+            var atEndOfFile = false
+            while !stages.allSatisfy(\.isDone) {
+                if shouldCancel() { throw .cancelled }
+                guard try input.read(into: reading) else {
+                    atEndOfFile = true
+                    break
+                }
+                defer { reading.unreference() }
+                guard let stage = stageOf[reading.streamIndex] else { continue }
+                try stage.handle(reading)
+                if reading.streamIndex == primary, let stamp = reading.presentationTimestamp,
+                   let stream = input.stream(primary) {
+                    let seconds = Double(stamp) * av_q2d(stream.pointee.time_base)
+                    progress(min(max(offset + seconds - range.start.seconds, 0) / total, 1))
+                }
+            }
+            for stage in stages { try stage.endRange(atEndOfFile: atEndOfFile) }
+            offset += (range.end - range.start).seconds
+        }
+        for stage in stages { try stage.finish() }
+        let corrupt = stages.map(\.corruptPackets).reduce(0, +)
+        if corrupt > 2 {
+            throw .failed(.decode, "avcodec_send_packet", "\(corrupt) audio packets are corrupt and could not be decoded")
+        }
+        try sink.output.finish()
+        return stages.first?.framesEncoded ?? 0
+    }
+}
