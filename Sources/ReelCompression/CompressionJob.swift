@@ -14,6 +14,8 @@ struct CompressionJob: Sendable {
     let flag: CancellationFlag
     /// Shot starts for a target quality (the config's shot planner ran first), else empty.
     var shotStarts: [Double] = []
+    /// Whether this is one chunk of a chunked encode (see `TargetSizeJob.isChunk`).
+    var isChunk = false
 
     func run() throws(ReelError) -> CompressionResult {
         let started = Date()
@@ -33,8 +35,8 @@ struct CompressionJob: Sendable {
                                             progress: progress, flag: flag).run(started: started)
             }
             if config.targetFileSize != nil {
-                return try TargetSizeJob(planner: planner, ranges: ranges, location: location, progress: progress, flag: flag)
-                    .run(started: started)
+                return try TargetSizeJob(planner: planner, ranges: ranges, location: location, progress: progress, flag: flag,
+                                         isChunk: isChunk).run(started: started)
             }
             return try runEncode(ranges: ranges, location: location, started: started, committing: true)
         } catch {

@@ -15,6 +15,10 @@ struct TargetSizeJob {
     let location: OutputLocation
     let progress: ProgressReporter
     let flag: CancellationFlag
+    /// A chunk of a chunked encode: the picture size and frame rate the plan fixed are kept
+    /// (the budget never lowers them) and the preset is never used instead, so every chunk
+    /// is encoded alike.
+    var isChunk = false
 
     /// The shortest keyframe interval a target size uses, in frames (x264's default).
     static let minimumKeyFrameInterval = 250
@@ -36,7 +40,7 @@ struct TargetSizeJob {
                     + "\(Self.describe(Int64(budget.audioBytes + budget.containerBytes(frameRate: planner.outputFrameRate))))"
                     + " (leave the audio out or lower its bit rate)", file: url)
         }
-        if let kept = try presetResultIfItFits(target: target, videoBitrate: available, started: started) { return kept }
+        if !isChunk, let kept = try presetResultIfItFits(target: target, videoBitrate: available, started: started) { return kept }
 
         var tuned = config
         tuned.useExplicitBitrate = true
@@ -48,7 +52,7 @@ struct TargetSizeJob {
         // at 5 MB, SSIM 0.9832 -> 0.9860 for the same bytes.
         tuned.maxKeyFrameInterval = max(config.maxKeyFrameInterval, Self.minimumKeyFrameInterval)
         var loweredSize: Int?, loweredRate: Double?
-        if let picture = source.primaryVideo?.video {
+        if !isChunk, let picture = source.primaryVideo?.video {
             let (width, height) = planner.targetVisualSize(picture)
             let codec = try planner.chooseCodec()
             let lowered = TargetSizeBudget.lowered(

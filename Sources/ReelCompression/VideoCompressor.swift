@@ -77,6 +77,22 @@ public final class VideoCompressor: Sendable {
         }
     }
 
+    /// Compresses one chunk of a chunked encode (`ChunkPlan`): as `compressVideo`, except that
+    /// a target size never changes the picture or frame rate the plan fixed.
+    package func compressChunk(
+        _ source: MediaInfo, config: CompressionConfig, progressHandler: (@Sendable (Double) -> Void)?
+    ) async throws(ReelError) -> CompressionResult {
+        do throws(ReelError) {
+            try config.validate()
+            return try await tracked { flag throws(ReelError) in
+                try await run(source, config: config, reducer: ReduceFrameEvenlySpaced(), flag: flag,
+                              progressHandler: progressHandler, stageHandler: nil, isChunk: true)
+            }
+        } catch {
+            throw error.naming(source: source.url)
+        }
+    }
+
     /// Runs `work` with a cancellation flag that `cancel()` raises while it runs.
     private func tracked<Value: Sendable>(
         _ work: (CancellationFlag) async throws(ReelError) -> Value
@@ -90,7 +106,8 @@ public final class VideoCompressor: Sendable {
 
     private func run(
         _ info: MediaInfo, config: CompressionConfig, reducer: some VideoFrameReducer, flag: CancellationFlag,
-        progressHandler: (@Sendable (Double) -> Void)?, stageHandler: (@Sendable (CompressionStage) -> Void)?
+        progressHandler: (@Sendable (Double) -> Void)?, stageHandler: (@Sendable (CompressionStage) -> Void)?,
+        isChunk: Bool = false
     ) async throws(ReelError) -> CompressionResult {
         // Settings this FFmpeg cannot encode are refused before any work (a reel's analysis).
         try CompressionPlanner(source: info, config: config, reducer: reducer).checkEncoders()
@@ -107,6 +124,7 @@ public final class VideoCompressor: Sendable {
         }
         var job = CompressionJob(source: info, config: config, reducer: reducer,
                                  progress: encodingProgress, flag: flag)
+        job.isChunk = isChunk
         if let shots = config.targetQuality?.shots {
             reporter.stage(.planning)
             job.shotStarts = try await shots.shotStarts(of: info)

@@ -37,6 +37,9 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
     case faceModelsMissing(String)
     /// A face index (the `FaceGroupAnalyzer`'s database) cannot be opened, read or written.
     case faceIndexFailed(URL, reason: String)
+    /// A chunked encode cannot be assembled: chunks (numbers, or `audio`) are missing or not
+    /// what the plan asks for; `rerun` lists the jobs to run again, `problems` says why.
+    case chunksNotReady(URL, rerun: [String], problems: [String])
     /// The operation was cancelled by `cancel()` or by cancelling the task.
     case cancelled
 
@@ -46,7 +49,7 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
         case .invalidSourceURL(let url), .unreadableSource(let url, _), .missingVideoTrack(let url),
              .invalidOutputPath(let url, _), .outputEqualsSource(let url), .decodingFailed(let url, _, _),
              .encodingFailed(let url, _, _), .muxingFailed(let url, _, _), .streamCopyFailed(let url, _),
-             .faceIndexFailed(let url, _):
+             .faceIndexFailed(let url, _), .chunksNotReady(let url, _, _):
             return url
         case .codecNotSupported(_, let file), .invalidTrimTimes(_, _, _, let file), .invalidConfiguration(_, let file):
             return file
@@ -93,6 +96,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
             return "face models not found: \(reason)"
         case .faceIndexFailed(_, let reason):
             return "face index failed: \(reason)"
+        case .chunksNotReady(_, let rerun, let problems):
+            return "chunks not ready; rerun \(rerun.joined(separator: " ")): \(problems.joined(separator: "; "))"
         case .cancelled:
             return "cancelled"
         }
@@ -123,6 +128,7 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
         case .muxingFailed(let url, let operation, let reason): return .muxingFailed(swap(url), operation: operation, reason: reason)
         case .faceIndexFailed(let url, let reason): return .faceIndexFailed(swap(url), reason: reason)
         case .streamCopyFailed(let url, let reason): return .streamCopyFailed(swap(url), reason: reason)
+        case .chunksNotReady(let url, let rerun, let problems): return .chunksNotReady(swap(url), rerun: rerun, problems: problems)
         case .codecNotSupported(let codec, let file): return .codecNotSupported(codec, file: file.map(swap))
         case .invalidTrimTimes(let start, let end, let duration, let file):
             return .invalidTrimTimes(start: start, end: end, duration: duration, file: file.map(swap))

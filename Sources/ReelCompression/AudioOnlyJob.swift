@@ -1,0 +1,49 @@
+import Foundation
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+extension VideoCompressor {
+    /// Encodes only the sound `config` keeps of `source` (its tracks, codec, rate and channels,
+    /// on the timeline the full compression would give it) into `url`, written under a
+    /// temporary name and renamed when complete: the audio job of a chunked encode.
+    public func encodeAudio(
+        of source: MediaInfo, config: CompressionConfig, to url: URL, progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> URL {
+        do throws(ReelError) {
+            try config.validate()
+            let flag = CancellationFlag()
+            let progress = ProgressReporter(progressHandler)
+            return try await BlockingWork.run(flag: flag) { () throws(ReelError) in
+                try Self.runAudioJob(source: source, config: config, url: url, progress: progress, flag: flag)
+            }
+        } catch {
+            throw error.naming(source: source.url)
+        }
+    }
+
+    private static func runAudioJob(
+        source: MediaInfo, config: CompressionConfig, url: URL, progress: ProgressReporter, flag: CancellationFlag
+    ) throws(ReelError) -> URL {
+        let location = try OutputLocation.resolve(for: source.url, finalURL: url)
+        do throws(ReelError) {
+            let planner = CompressionPlanner(source: source, config: config, reducer: ReduceFrameEvenlySpaced())
+            let ranges = try planner.keptRanges()
+            let decision = try planner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
+            guard !decision.plan.audioTracks.isEmpty else {
+                throw .invalidConfiguration("there is no audio to encode (the source has none, or the settings drop it)")
+            }
+            _ = try translatingFailures(source: source.url, output: location.temporaryURL) { () throws(MediaFailure) in
+                try AudioTranscoder(plan: decision.plan, shouldCancel: { flag.isRaised },
+                                    progress: { progress.report($0) }).run()
+            }
+            if flag.isRaised { throw .cancelled }
+            try location.commit()
+            progress.finish()
+            return location.finalURL
+        } catch {
+            location.discard()
+            throw location.naming(error)
+        }
+    }
+}

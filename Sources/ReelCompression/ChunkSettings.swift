@@ -1,0 +1,151 @@
+import Foundation
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+/// The settings a chunked encode fixes once, before any chunk is encoded, so that every chunk
+/// is encoded alike wherever it runs: content-aware adjustments measured on the whole kept
+/// range, a target size turned into an average bit rate for the whole video (with the picture
+/// lowered for it once), and the output's frame timing.
+public struct ChunkSettings: Sendable, Equatable, Codable {
+    /// The configuration every chunk starts from (no content measurement, no target size left
+    /// to resolve; its trim is the whole kept range).
+    public var config: CompressionConfig
+    /// What content-aware optimization measured on the kept range, already applied to `config`.
+    public var contentAdjustment: ContentAdjustment?
+    /// The requested size, when the config had one (the chunks share its video budget).
+    public var targetFileSize: Int64?
+    /// Whether chunks get shares of `config.videoBitrate` by their complexity (a target size
+    /// or an average bit rate) instead of all encoding at the same settings.
+    public var sharesBitrate: Bool
+    /// Whether each chunk aims at its share of a target size in two passes (as a single
+    /// encode to that size would, without making its picture smaller on its own).
+    public var twoPassShares: Bool
+    /// Frames per second of the output.
+    public var outputFrameRate: Double
+    /// The rate frames are reduced to, or `nil` when every source frame is kept.
+    public var reducedFrameRate: Double?
+    /// Whether the output has sound (encoded once, by the plan's audio job).
+    public var keepsAudio: Bool
+
+    /// Resolves `config` for `source`: measures the content once (off the cooperative
+    /// threads when called from a task) and fixes everything chunks must share.
+    package static func resolve(
+        _ config: CompressionConfig, for source: MediaInfo, keptDuration: Double, shouldCancel: @escaping () -> Bool
+    ) throws(ReelError) -> ChunkSettings {
+        try config.validate()
+        try source.requireVideo()
+        var resolved = config
+        let planner = CompressionPlanner(source: source, config: config, reducer: ReduceFrameEvenlySpaced())
+        try planner.checkEncoders()
+        let ranges = try planner.keptRanges()
+        var adjustment: ContentAdjustment?
+        if config.contentAwareOptimization, config.targetFileSize == nil, config.targetQuality == nil,
+           let video = source.primaryVideoStreamIndex, let range = ranges.first {
+            let profile = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
+                try ContentSampler.measure(source: source, streamIndex: video, start: range.start.seconds,
+                                           end: range.end.seconds, shouldCancel: shouldCancel)
+            }
+            let measured = ContentAwareTuning.adjustment(for: profile)
+            adjustment = measured
+            resolved.maxKeyFrameInterval *= measured.keyFrameIntervalFactor
+            resolved.videoBitrate = Int((Double(config.videoBitrate) * measured.bitrateFactor).rounded())
+            // The CRF offset, as the quality that maps to the offset CRF (CRF = 40 - 24 q).
+            resolved.videoQuality = min(max(config.videoQuality - Float(measured.constantRateFactorOffset / 24), 0), 1)
+        }
+        resolved.contentAwareOptimization = false
+        var targetBytes: Int64?
+        var twoPass = false
+        if let limit = config.targetFileSize {
+            let target = limit.bytes(forSourceOf: source.fileSize)
+            targetBytes = target
+            let budget = TargetSizeBudget(planner: planner, targetBytes: target, duration: keptDuration)
+            guard let available = budget.videoBitrate(frameRate: planner.outputFrameRate) else {
+                throw .invalidConfiguration("a target of \(target) bytes cannot be met: the audio and the container alone take it",
+                                            file: source.url)
+            }
+            resolved.targetFileSize = nil
+            // As a single encode: a preset whose cap already fits is kept as it is.
+            let preset = try planner.decide(outputPath: "-", ranges: ranges, content: nil)
+            if preset.plan.maximumVideoBitRate.map({ Double($0) > available }) ?? true {
+                twoPass = true
+                resolved.useExplicitBitrate = true
+                resolved.bitrateMode = .average
+                resolved.useAdaptiveBitrate = false
+                resolved.maxKeyFrameInterval = max(config.maxKeyFrameInterval, TargetSizeJob.minimumKeyFrameInterval)
+                var frameRate = planner.outputFrameRate
+                if let picture = source.primaryVideo?.video {
+                    let (width, height) = planner.targetVisualSize(picture)
+                    let lowered = TargetSizeBudget.lowered(bitrate: available, width: width, height: height,
+                                                           frameRate: frameRate, hevc: try planner.chooseCodec() == .hevc)
+                    if let side = lowered.longerSide { resolved.maxLongerDimension = side }
+                    if let rate = lowered.frameRate {
+                        resolved.fps = Float(rate)
+                        frameRate = rate
+                    }
+                }
+                resolved.videoBitrate = max(Int(budget.videoBitrate(frameRate: frameRate) ?? available), 1_000)
+            }
+        }
+        let final = CompressionPlanner(source: source, config: resolved, reducer: ReduceFrameEvenlySpaced())
+        return ChunkSettings(
+            config: resolved, contentAdjustment: adjustment, targetFileSize: targetBytes,
+            sharesBitrate: resolved.useExplicitBitrate && resolved.bitrateMode == .average, twoPassShares: twoPass,
+            outputFrameRate: final.outputFrameRate,
+            reducedFrameRate: final.reducesFrameRate ? Double(resolved.fps) : nil,
+            keepsAudio: !(try final.keptAudioStreams()).isEmpty)
+    }
+
+    /// The start of every output picture, on the API's timeline, for pictures starting at
+    /// `frameTimes` (sorted) and the kept range `start..<end`: what the transcoder keeps, with
+    /// `reducer` choosing when the frame rate is reduced. A chunk boundary at one of these
+    /// times splits the output exactly where a single encode has a picture begin.
+    package func outputFrameStarts(
+        frameTimes: [MediaTime], start: MediaTime, end: MediaTime, reducer: any VideoFrameReducer
+    ) -> [MediaTime] {
+        var spans: [(MediaTime, MediaTime)] = []
+        var carried: MediaTime?
+        for (index, time) in frameTimes.enumerated() {
+            if time < start {
+                carried = time
+                continue
+            }
+            if time >= end { break }
+            if spans.isEmpty, carried != nil, time > start { spans.append((start, time)) }
+            let next = index + 1 < frameTimes.count ? min(frameTimes[index + 1], end) : end
+            if next > time { spans.append((time, next)) }
+        }
+        if spans.isEmpty, carried != nil { spans.append((start, end)) }
+        guard let rate = reducedFrameRate else { return spans.map(\.0) }
+        var selector = reducer.makeSelector(targetFrameRate: rate)
+        var starts: [MediaTime] = []
+        for (from, to) in spans {
+            if case .keep(let at) = selector.select(FrameTiming(start: from - start, end: to - start)) {
+                starts.append(start + at)
+            }
+        }
+        return starts
+    }
+}
+
+extension ChunkSettings {
+    /// The size a chunk of `seconds` and `frames` pictures, video alone, must not exceed: its
+    /// share of the video budget (`videoBitrate`) plus what a video-only MP4 of that many
+    /// pictures really spends on its container (about 1 kB and 13 bytes a picture: 6.5 to 6.7 kB
+    /// measured for 450 pictures with B frames).
+    /// The target-size encode assumes more container than that and so aims a little under the
+    /// share; a larger allowance would let an encoder's overshoot hide in it (x265 went 19% over
+    /// its share of a 600 kB target that way), and the joined file would miss its target.
+    package static func chunkTarget(videoBitrate: Int, seconds: Double, frames: Int) -> Int64 {
+        let container = 1_024 + Double(frames) * 13
+        return Int64((Double(videoBitrate) * seconds / 8 + container).rounded())
+    }
+}
+
+extension CompressionPlanner {
+    /// Whether the plan lowers the frame rate (the source is faster than `fps`).
+    var reducesFrameRate: Bool {
+        guard let picture = source.primaryVideo?.video else { return false }
+        return max(picture.frameRate, picture.baseFrameRate) > Double(config.fps) * 1.001
+    }
+}
