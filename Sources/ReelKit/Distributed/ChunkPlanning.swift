@@ -1,0 +1,107 @@
+import Foundation
+import ReelAnalysis
+import ReelCompression
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+extension ChunkPlan {
+    /// Plans the encode of `url` with `config` in chunks of about `chunkLength` seconds, cut
+    /// at the shots of `analysis` (analyzed now when `nil`). Only a whole source or one trim
+    /// (`trimStartTime`/`trimEndTime`) can be chunked; frames are reduced evenly.
+    public static func make(
+        for url: URL, config: CompressionConfig, chunkLength: Double = 60, analysis: VideoAnalysis? = nil,
+        analyzer: VideoAnalyzer = .shared, progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> ChunkPlan {
+        guard chunkLength >= 1 else {
+            throw .invalidConfiguration("a chunk lasts at least 1 s, got \(chunkLength) s", file: url)
+        }
+        guard config.trim == .whole, !config.streamCopy else {
+            throw .invalidConfiguration("a chunked encode keeps the whole video or one trim (start/end), re-encoded; "
+                + "lists of ranges, highlight reels and lossless copies cannot be chunked", file: url)
+        }
+        let progress = ProgressReporter(progressHandler)
+        let source = try await VideoCompressor().probe(url)
+        var base = config
+        base.outputURL = nil
+        base.outputDirectory = nil
+        if let quality = base.targetQuality { base.targetQuality = TargetQuality(quality.metric, quality.value) }
+        let duration = MediaTime(seconds: source.duration, timescale: 1_000_000)
+        let range = TimeRange(start: config.trimStartTime ?? .zero, end: min(config.trimEndTime ?? duration, duration))
+        guard !range.isEmpty, range.start >= .zero else {
+            throw .invalidTrimTimes(start: config.trimStartTime?.seconds, end: config.trimEndTime?.seconds,
+                                    duration: source.duration, file: url)
+        }
+        let flag = CancellationFlag()
+        let settled = base
+        let (settings, timeline, headHash) = try await BlockingWork.run(flag: flag) {
+            () throws(ReelError) -> (ChunkSettings, FrameTimeline, String) in
+            let settings = try ChunkSettings.resolve(settled, for: source, keptDuration: range.duration.seconds,
+                                                     shouldCancel: { flag.isRaised })
+            guard let video = source.primaryVideoStreamIndex else { throw .missingVideoTrack(url) }
+            let timeline = try translatingFailures(source: url, output: url) { () throws(MediaFailure) in
+                try FrameTimeline.read(source, streamIndex: video, shouldCancel: { flag.isRaised })
+            }
+            return (settings, timeline, try FileFingerprint.headHash(of: url))
+        }
+        progress.report(0.1)
+        let shots: VideoAnalysis
+        if let analysis {
+            if let mismatch = analysis.mismatch(with: source) {
+                throw .invalidConfiguration("the analysis is not of this video: \(mismatch)", file: url)
+            }
+            shots = analysis
+        } else {
+            let reporter = progress.subrange(from: 0.1, to: 0.95)
+            shots = try await analyzer.analysis(of: try VideoAsset(url: url), progressHandler: { reporter.report($0) })
+        }
+        let pictures = settings.outputFrameStarts(
+            frameTimes: timeline.frameTimes, start: range.start, end: range.end, reducer: ReduceFrameEvenlySpaced())
+        guard !pictures.isEmpty else {
+            throw .invalidConfiguration("no picture of the video lies in the kept range", file: url)
+        }
+        let shotStarts = shots.shots.dropFirst().map(\.start.seconds)
+            .filter { $0 > range.start.seconds && $0 < range.end.seconds }
+        let cuts = ChunkCuts(pictures: pictures, shots: shotStarts, keyframes: timeline.keyframeTimes,
+                             end: range.end, length: chunkLength).cuts()
+        let chunks = Self.chunks(starts: [range.start] + cuts.map(\.time), atShot: [true] + cuts.map(\.atShot),
+                                 range: range, pictures: pictures, timeline: timeline, settings: settings)
+        var plan = ChunkPlan(
+            version: currentVersion, id: "",
+            source: SourceFingerprint(path: url.path, size: source.fileSize, duration: source.duration, headSHA256: headHash),
+            settings: settings, range: range, chunkLength: chunkLength, frameCount: pictures.count, chunks: chunks,
+            audioIndex: settings.keepsAudio ? chunks.count : nil, shotStarts: shotStarts)
+        plan.id = try plan.contentHash()
+        progress.finish()
+        return plan
+    }
+
+    /// The chunks between consecutive `starts`, with their pictures, source bytes and (when
+    /// the settings share a bit rate out) their share of it.
+    private static func chunks(
+        starts: [MediaTime], atShot: [Bool], range: TimeRange, pictures: [MediaTime], timeline: FrameTimeline,
+        settings: ChunkSettings
+    ) -> [Chunk] {
+        let ends = Array(starts.dropFirst()) + [range.end]
+        var chunks: [Chunk] = []
+        for (index, (start, end)) in zip(starts, ends).enumerated() {
+            let frames = pictures.filter { $0 >= start && $0 < end }.count
+            let bytes = zip(timeline.frameTimes, timeline.frameBytes)
+                .filter { $0.0 >= start && $0.0 < end }.map(\.1).reduce(0, +)
+            chunks.append(Chunk(index: index, start: start, end: end, outputStart: start - range.start, frames: frames,
+                                startsAtShot: atShot[index], videoBitrate: nil, sourceBytes: bytes))
+        }
+        guard settings.sharesBitrate else { return chunks }
+        // Half by the source's bytes (where its encoder spent bits), half by duration: a
+        // source's own rate control (a CBR camera) can be flat where the picture is not.
+        let totalBytes = Double(max(chunks.map(\.sourceBytes).reduce(0, +), 1))
+        let totalSeconds = range.duration.seconds
+        let bits = Double(settings.config.videoBitrate) * totalSeconds
+        for index in chunks.indices {
+            let seconds = chunks[index].duration
+            let weight = 0.5 * Double(chunks[index].sourceBytes) / totalBytes + 0.5 * seconds / totalSeconds
+            chunks[index].videoBitrate = max(Int((bits * weight / max(seconds, 0.001)).rounded()), 1_000)
+        }
+        return chunks
+    }
+}
