@@ -15,7 +15,7 @@ enum ToolDefinition {
             commands: [
                 compress(presetNames: presetNames), HighlightsCommand.spec(presetNames: presetNames),
                 AnalyzeCommand.spec, ReportCommand.spec, SplitCommand.spec(presetNames: presetNames), ThumbnailCommand.spec,
-                FacesCommand.spec,
+                FacesCommand.spec, PlanCommand.spec(presetNames: presetNames), EncodeChunkCommand.spec, AssembleCommand.spec,
                 presets, probe,
             ])
     }

@@ -56,6 +56,21 @@ case .run(let arguments):
         status = await signals.run(onSignal: { compressor.cancel() }) {
             await command.run(compressor: compressor, signals: signals)
         }
+    case "plan":
+        let command = PlanCommand(arguments: arguments, catalog: catalog)
+        let signals = SignalHandling()
+        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
+    case "encode-chunk":
+        let command = EncodeChunkCommand(arguments: arguments)
+        let compressor = VideoCompressor()
+        let signals = SignalHandling()
+        status = await signals.run(onSignal: { compressor.cancel() }) {
+            await command.run(compressor: compressor, signals: signals)
+        }
+    case "assemble":
+        let command = AssembleCommand(arguments: arguments)
+        let signals = SignalHandling()
+        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
     case "probe":
         status = ProbeCommand(arguments: arguments).run()
     case "thumbnail":

@@ -1,0 +1,114 @@
+import Foundation
+import ReelArguments
+import ReelKit
+
+/// `reel plan`: cut a long video's encode into chunks that any scheduler can spread.
+struct PlanCommand {
+    /// The command's declaration: its own options and `compress`'s encoding options.
+    static func spec(presetNames: [String]) -> CommandSpec {
+        let excluded: Set<String> = [
+            "output", "output-dir", "ranges", "crossfade", "jobs", "shard", "dry-run", "reducer", "seed", "copy", "report",
+        ]
+        return CommandSpec(
+            name: "plan",
+            abstract: "Plan a chunked encode of one video for many machines (see Docs/distributed.md).",
+            discussion: """
+                Analyzes the video's shots and cuts its timeline into chunks of about --chunk \
+                seconds at shot boundaries (at source keyframes where shots are longer), on the \
+                exact pictures a single encode would start there. The plan (JSON) holds the \
+                source's fingerprint (size, duration, SHA-256 of its first MiB), the settings \
+                resolved once for every chunk (preset, options, content-aware adjustments, a \
+                target size as a bit rate shared by the chunks' complexity), each chunk's range \
+                and picture count, and an audio job (the last index) that encodes the sound \
+                once. Then run 'reel encode-chunk PLAN --index N -o DIR' for every index, \
+                anywhere, in any order, and 'reel assemble PLAN --chunks DIR -o OUT'.
+                """,
+            examples: [
+                "reel plan film.mov -o film-plan.json --preset high --chunk 60s",
+                "reel plan match.mp4 -o plan.json --target-size 500M --analysis match.json",
+            ],
+            options: [
+                .value("output", short: "o", valueName: "FILE", help: "The plan to write (default IN-plan.json)."),
+                .value("chunk", valueName: "DURATION", help: "Chunk length aimed for, e.g. 60s or 00:02:00 (default 60s)."),
+                .value("analysis", valueName: "FILE", help: "Use this saved analysis ('reel analyze IN --json > FILE')."),
+            ] + CompressHelp.options(presetNames: presetNames).filter { !excluded.contains($0.name) },
+            positionals: [PositionalSpec(name: "INPUT", help: "The video to plan.")])
+    }
+
+    let arguments: ParsedArguments
+    let catalog: PresetCatalog
+
+    /// Writes the plan; returns the exit status.
+    func run(signals: SignalHandling) async -> Int32 {
+        let input = InputItem(display: arguments.positional("INPUT") ?? "")
+        let config: CompressionConfig
+        let saved: VideoAnalysis?
+        let length: Double
+        do {
+            (config, _) = try ConfigOverrides(arguments: arguments, catalog: catalog).resolve()
+            saved = try arguments.value("analysis").map(SavedAnalysisFile.load)
+            length = try arguments.value("chunk") { text, option throws(ArgumentError) in
+                try ValueParsers.duration(text.hasSuffix("s") ? String(text.dropLast()) : text, option: option).seconds
+            } ?? 60
+        } catch let failure as CommandFailure {
+            Console.error(failure.message)
+            return failure.status
+        } catch let error as ArgumentError {
+            Console.error(error.description)
+            return ExitStatus.usage
+        } catch {
+            Console.error("\(error)")
+            return ExitStatus.usage
+        }
+        let shown = arguments.value("output") ?? input.url.deletingPathExtension().lastPathComponent + "-plan.json"
+        let output = URL(fileURLWithPath: shown).standardizedFileURL
+        if FileManager.default.fileExists(atPath: output.path) && !arguments.flag("overwrite") {
+            Console.error("\(shown): already exists; use --overwrite to replace it")
+            return ExitStatus.failure
+        }
+        let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
+        do {
+            let plan = try await ChunkPlan.make(for: input.url, config: config, chunkLength: length, analysis: saved) { fraction in
+                if !quiet { Console.printErr("\rplanning \(input.display): \(Int(fraction * 100))%") }
+            }
+            if !quiet { Console.printErr("\r\u{1B}[K") }
+            try plan.write(to: output)
+            report(plan, shown: shown)
+            return ExitStatus.success
+        } catch ReelError.cancelled {
+            let signal = signals.receivedSignal ?? SIGINT
+            Console.error("interrupted by \(SignalHandling.name(of: signal)); no plan was written")
+            return ExitStatus.interrupted(by: signal)
+        } catch {
+            Console.error(ErrorText.line(for: error, input: input, extraPaths: [(output.path, shown)]))
+            return ExitStatus.failure
+        }
+    }
+
+    private func report(_ plan: ChunkPlan, shown: String) {
+        if arguments.flag("json") {
+            Console.printOut(JSONValue.object([
+                ("plan", .string(shown)), ("id", .string(plan.id)), ("jobs", JSONValue(plan.jobCount)),
+                ("audioIndex", JSONValue(plan.audioIndex)), ("frames", JSONValue(plan.frameCount)),
+                ("chunks", .array(plan.chunks.map { chunk in
+                    .object([
+                        ("index", JSONValue(chunk.index)), ("start", JSONValue(chunk.start.seconds)),
+                        ("end", JSONValue(chunk.end.seconds)), ("frames", JSONValue(chunk.frames)),
+                        ("startsAtShot", .bool(chunk.startsAtShot)), ("videoBitrate", JSONValue(chunk.videoBitrate)),
+                    ])
+                })),
+            ]).rendered())
+            return
+        }
+        let atShots = plan.chunks.dropFirst().filter(\.startsAtShot).count
+        Console.printOut("\(shown): \(plan.chunks.count) chunks (\(atShots) of \(plan.chunks.count - 1) cuts at shots)"
+            + (plan.audioIndex.map { " + audio job \($0)" } ?? "") + ", \(plan.frameCount) pictures")
+        for chunk in plan.chunks {
+            Console.printOut(String(format: "  %3d  %@-%@  %6d pictures%@", chunk.index,
+                                    Formatting.clock(chunk.start.seconds), Formatting.clock(chunk.end.seconds), chunk.frames,
+                                    chunk.startsAtShot && chunk.index > 0 ? "  (shot)" : ""))
+        }
+        Console.printOut("jobs 0...\(plan.jobCount - 1): reel encode-chunk \(shown) --index N -o DIR; "
+            + "then reel assemble \(shown) --chunks DIR -o OUT")
+    }
+}
