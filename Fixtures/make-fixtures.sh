@@ -24,7 +24,7 @@ ALL=(
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts damaged_keyframe.mp4
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
-  sparse_rgb.avi
+  sparse_rgb.avi chunked.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -65,6 +65,23 @@ mk_sync_mp4() {
     -f lavfi -i "color=c=black:s=320x180:r=30:d=24,format=yuv420p,lutyuv=y=235:u=128:v=128:enable='between(mod(t\,1)\,0.49\,0.51)'" \
     -f lavfi -i "aevalsrc='if(between(mod(t\,1)\,0.5\,0.55)\,0.8*sin(2*PI*1000*t)\,0)':s=48000:d=24" \
     "${X264[@]}" -g 30 -c:a aac -b:a 96k -ac 1 "${BITEXACT[@]}" "$1"
+}
+
+# Chunked-encode clip, 320x180 at 30 fps, 60 s: eight 7.5 s shots of different lavfi sources
+# (hard cuts at 7.5, 15, ... 52.5 s), and every second at k + 0.5 s one white frame and a
+# 50 ms 1 kHz beep starting on the same instant, over faint noise.
+mk_chunked_mp4() {
+  local inputs=() labels="" index=0
+  for source in "testsrc2" "mandelbrot" "smptebars" "testsrc" "rgbtestsrc" "life=mold=10:ratio=0.5:death_color=#202020:life_color=#c0a020" "pal75bars" "cellauto=rule=110"; do
+    local moving="scroll=h=0.01:v=0.005"
+    inputs+=(-f lavfi -i "${source},scale=320:180,setsar=1,fps=30,trim=duration=7.5,setpts=PTS-STARTPTS,${moving},format=yuv420p")
+    labels+="[${index}:v]"
+    index=$((index + 1))
+  done
+  "${FF[@]}" "${inputs[@]}" \
+    -f lavfi -i "aevalsrc='if(between(mod(t\,1)\,0.5\,0.55)\,0.8*sin(2*PI*1000*t)\,0.004*sin(2*PI*97*t))':s=48000:d=60" \
+    -filter_complex "${labels}concat=n=8:v=1:a=0,lutyuv=y=235:u=128:v=128:enable='between(mod(t\,1)\,0.49\,0.51)'[v]" \
+    -map "[v]" -map 8:a "${X264[@]}" -g 60 -c:a aac -b:a 96k -ac 1 "${BITEXACT[@]}" "$1"
 }
 
 mk_story_mp4() {
