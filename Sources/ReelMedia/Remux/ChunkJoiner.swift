@@ -138,29 +138,28 @@ package struct ChunkJoiner {
     }
 }
 
-/// The audio job's packets, handed to the output as the video's decode time passes theirs so
-/// the muxer's interleaving queue stays short.
+/// The audio job's packets (every track of its file), handed to the output as the video's
+/// decode time passes theirs so the muxer's interleaving queue stays short.
 private final class AudioPacketSource {
     private let input: InputFile
-    private let index: Int
-    private let timeBase: AVRational
+    /// Output stream and time base of each of the file's audio streams.
+    private var streams: [Int: (output: Int, timeBase: AVRational)] = [:]
     private let output: OutputFile
-    private let outputIndex: Int
     private let packet: Packet
     private var waiting = false
     private var finished = false
 
     init(url: URL, output: OutputFile) throws(MediaFailure) {
         input = try InputFile(url: url)
-        guard let index = input.bestStream(AVMEDIA_TYPE_AUDIO), let stream = input.stream(index) else {
-            throw .failed(.demux, "audio stream", "the audio file has no audio stream")
+        for index in 0..<input.streamCount {
+            guard let stream = input.stream(index), stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
+            let added = try output.addStream(copying: stream)
+            output.copyStreamMetadata(from: stream, to: added)
+            streams[index] = (added, stream.pointee.time_base)
         }
-        input.discardStreams(except: [index])
-        self.index = index
-        timeBase = stream.pointee.time_base
+        guard !streams.isEmpty else { throw .failed(.demux, "audio stream", "the audio file has no audio stream") }
+        input.discardStreams(except: Set(streams.keys))
         self.output = output
-        outputIndex = try output.addStream(copying: stream)
-        output.copyStreamMetadata(from: stream, to: outputIndex)
         packet = try Packet()
     }
 
@@ -172,16 +171,17 @@ private final class AudioPacketSource {
                     finished = true
                     return
                 }
-                guard packet.streamIndex == index else {
+                guard streams[packet.streamIndex] != nil else {
                     packet.unreference()
                     continue
                 }
                 waiting = true
             }
-            let time = (packet.dts ?? packet.pts).map { Double($0) * av_q2d(timeBase) } ?? 0
+            guard let stream = streams[packet.streamIndex] else { return }
+            let time = (packet.dts ?? packet.pts).map { Double($0) * av_q2d(stream.timeBase) } ?? 0
             if time > seconds { return }
             packet.position = -1
-            try output.write(packet, streamIndex: outputIndex, from: timeBase)
+            try output.write(packet, streamIndex: stream.output, from: stream.timeBase)
             waiting = false
         }
     }
