@@ -59,7 +59,12 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
         if let limit = config.targetFileSize {
             let target = limit.bytes(forSourceOf: source.fileSize)
             targetBytes = target
-            let budget = TargetSizeBudget(planner: planner, targetBytes: target, duration: keptDuration)
+            var budget = TargetSizeBudget(planner: planner, targetBytes: target, duration: keptDuration)
+            // The chunks cannot make up for an audio estimate that was wrong (AAC spends far less
+            // than its rate on silence) as a single encode does by encoding again: the sound
+            // is encoded once here and its real size taken out of the budget.
+            budget.measuredAudioBytes = try measuredAudioBytes(of: source, planner: planner, ranges: ranges,
+                                                               shouldCancel: shouldCancel)
             guard let available = budget.videoBitrate(frameRate: planner.outputFrameRate) else {
                 throw .invalidConfiguration("a target of \(target) bytes cannot be met: the audio and the container alone take it",
                                             file: source.url)
@@ -129,6 +134,22 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
 }
 
 extension ChunkSettings {
+    /// The size of the kept sound once encoded (`nil` without sound), from an encode into a
+    /// temporary file removed afterwards.
+    private static func measuredAudioBytes(
+        of source: MediaInfo, planner: CompressionPlanner, ranges: [ClosedSourceRange], shouldCancel: @escaping () -> Bool
+    ) throws(ReelError) -> Double? {
+        guard !(try planner.keptAudioStreams()).isEmpty else { return nil }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reel-audio-\(UUID().uuidString).m4a")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let decision = try planner.decide(outputPath: scratch.path, ranges: ranges, content: nil)
+        _ = try translatingFailures(source: source.url, output: scratch) { () throws(MediaFailure) in
+            try AudioTranscoder(plan: decision.plan, shouldCancel: shouldCancel, progress: { _ in }).run()
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: scratch.path))?[.size] as? NSNumber
+        return size.map { $0.doubleValue * 1.01 }
+    }
+
     /// The size a chunk of `seconds` and `frames` pictures, video alone, must not exceed: its
     /// share of the video budget (`videoBitrate`) plus what a video-only MP4 of that many
     /// pictures really spends on its container (about 1 kB and 13 bytes a picture: 6.5 to 6.7 kB

@@ -60,8 +60,14 @@ struct TargetSizeBudget {
     /// Seconds of output.
     let duration: Double
 
-    /// Bytes the kept audio tracks take: their bit rates over the duration, plus 2%.
+    /// The audio's size when it was measured (a chunked encode encodes it first), instead of
+    /// the estimate from its bit rate.
+    var measuredAudioBytes: Double?
+
+    /// Bytes the kept audio tracks take: their bit rates over the duration, plus 2% (or what
+    /// was measured).
     var audioBytes: Double {
+        if let measuredAudioBytes { return measuredAudioBytes }
         var bitRate = 0
         for stream in (try? planner.keptAudioStreams()) ?? [] {
             if let settings = try? planner.audioSettings(for: stream) { bitRate += settings.bitRate }

@@ -92,14 +92,16 @@ extension ChunkPlan {
                                 startsAtShot: atShot[index], videoBitrate: nil, sourceBytes: bytes))
         }
         guard settings.sharesBitrate else { return chunks }
-        // Half by the source's bytes (where its encoder spent bits), half by duration: a
-        // source's own rate control (a CBR camera) can be flat where the picture is not.
+        // Mostly by the source's bytes (where its encoder needed bits: story.mp4's black and
+        // still seconds cannot use a share by duration, half its target went unspent), a fifth
+        // by duration, since a source's own rate control (a CBR camera) can be flat where the
+        // picture is not.
         let totalBytes = Double(max(chunks.map(\.sourceBytes).reduce(0, +), 1))
         let totalSeconds = range.duration.seconds
         let bits = Double(settings.config.videoBitrate) * totalSeconds
         for index in chunks.indices {
             let seconds = chunks[index].duration
-            let weight = 0.5 * Double(chunks[index].sourceBytes) / totalBytes + 0.5 * seconds / totalSeconds
+            let weight = 0.8 * Double(chunks[index].sourceBytes) / totalBytes + 0.2 * seconds / totalSeconds
             chunks[index].videoBitrate = max(Int((bits * weight / max(seconds, 0.001)).rounded()), 1_000)
         }
         return chunks
