@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import ReelCompression
+@testable import ReelKit
+@testable import ReelMedia
+@testable import ReelSupport
+
+/// Chunk plans: where the cuts go (tables of times), and chunked encodes through the library
+/// read back with ReelKit's own demuxer and compared with a single encode.
+@Suite(.timeLimit(.minutes(5))) struct ChunkPlanTests {
+    static func pictures(every step: Double, until end: Double) -> [MediaTime] {
+        let rate = Int64((1 / step).rounded())
+        return (0..<Int64(end * Double(rate))).map { MediaTime(value: $0, timescale: Int32(rate)) }
+    }
+
+    @Test func cutsTakeTheNearestShotThenAKeyframeThenAPicture() {
+        let cuts = ChunkCuts(pictures: Self.pictures(every: 1.0 / 30, until: 100), shots: [9, 14, 31, 75],
+                             keyframes: [20, 40, 60, 80].map { MediaTime(value: $0, timescale: 1) },
+                             end: MediaTime(value: 100, timescale: 1), length: 20).cuts()
+        #expect(cuts.map(\.time.seconds) == [14, 31, 60, 75])
+        #expect(cuts.map(\.atShot) == [true, true, false, true])
+    }
+
+    @Test func aShortRemainderJoinsTheLastChunk() {
+        let cuts = ChunkCuts(pictures: Self.pictures(every: 1.0 / 30, until: 29.9), shots: [15], keyframes: [],
+                             end: MediaTime(value: 299, timescale: 10), length: 20).cuts()
+        #expect(cuts.isEmpty)
+    }
+
+    @Test func withoutShotsOrKeyframesTheCutTakesTheNearestPicture() {
+        // Pictures at 24 fps; 10.01 s is nearest the picture at 10.0 s.
+        let cuts = ChunkCuts(pictures: Self.pictures(every: 1.0 / 24, until: 30), shots: [], keyframes: [],
+                             end: MediaTime(value: 30, timescale: 1), length: 10.01).cuts()
+        #expect(cuts.map(\.time) == [MediaTime(value: 10, timescale: 1), MediaTime(value: 20, timescale: 1)])
+        #expect(cuts.allSatisfy { !$0.atShot })
+    }
+
+    /// Plans `clip`, encodes every job through the library, assembles, and returns the plan,
+    /// the report and a single encode of the same settings.
+    static func chunkedAndSingle(
+        _ clip: String, length: Double, _ configure: (inout CompressionConfig) -> Void
+    ) async throws -> (plan: ChunkPlan, report: AssemblyReport, single: URL) {
+        let source = try Fixtures.clip(clip)
+        let directory = try Fixtures.scratchDirectory("chunks-\(clip)")
+        var config = Harness.fastConfig(in: directory)
+        configure(&config)
+        let plan = try await ChunkPlan.make(for: source, config: config, chunkLength: length)
+        let chunks = directory.appendingPathComponent("chunks")
+        let jobs: [ChunkJob] = plan.chunks.map { .video($0.index) } + (plan.audioIndex == nil ? [] : [.audio])
+        for job in jobs.reversed() { _ = try await plan.encodeChunk(job, into: chunks) }
+        let report = try await plan.assemble(chunks: chunks, to: directory.appendingPathComponent("joined.mp4"))
+        config.outputURL = directory.appendingPathComponent("single.mp4")
+        let single = try await VideoCompressor().compressVideo(source, config: config)
+        return (plan, report, single.url)
+    }
+
+    static func timeline(_ url: URL) throws -> FrameTimeline {
+        let info = try MediaInfo.probe(url)
+        return try FrameTimeline.read(info, streamIndex: try #require(info.primaryVideoStreamIndex), shouldCancel: { false })
+    }
+
+    @Test func aReducedFrameRateJoinsIntoTheSingleEncodesPictures() async throws {
+        let (plan, report, single) = try await Self.chunkedAndSingle("fast60.mp4", length: 1) { $0.fps = 30 }
+        #expect(plan.chunks.count == 4)
+        #expect(plan.settings.reducedFrameRate == 30)
+        #expect(plan.frameCount == 120)
+        let joined = try Self.timeline(report.output)
+        #expect(joined.frameTimes.count == 120)
+        #expect(joined.frameTimes == (try Self.timeline(single)).frameTimes)
+        #expect(Set(plan.chunks.map(\.outputStart)).isSubset(of: Set(joined.keyframeTimes)))
+    }
+
+    @Test func everyKeptAudioTrackIsCarried() async throws {
+        let (_, report, single) = try await Self.chunkedAndSingle("tracks.mp4", length: 2) { $0.audioTracks = .all }
+        let joined = try MediaInfo.probe(report.output)
+        let reference = try MediaInfo.probe(single)
+        #expect(joined.audioStreams.count == 2)
+        #expect(joined.audioStreams.map(\.audio?.channels) == reference.audioStreams.map(\.audio?.channels))
+        #expect(joined.audioStreams.map(\.language) == ["eng", "fra"])
+        #expect(abs(joined.duration - reference.duration) < 0.05)
+    }
+
+    @Test func aTargetSizeIsSharedByComplexityAndKept() async throws {
+        let target: Int64 = 350_000
+        let (plan, report, _) = try await Self.chunkedAndSingle("story.mp4", length: 6) {
+            $0.targetFileSize = .bytes(target)
+            $0.contentAwareOptimization = true
+        }
+        let rates = plan.chunks.compactMap(\.videoBitrate)
+        #expect(rates.count == plan.chunks.count)
+        // story.mp4's action passages cost far more than its black and still ones.
+        #expect(Double(rates.max() ?? 0) > 1.3 * Double(rates.min() ?? 1), "rates \(rates)")
+        #expect(report.bytes <= target)
+        #expect(report.bytes > target * 85 / 100)
+        #expect((report.targetMiss ?? 1) <= 0)
+    }
+}
