@@ -11,8 +11,9 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES := pkg-config ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
 	libswresample-dev libavfilter-dev libx264-dev libx265-dev \
 	libdlib-dev libblas-dev liblapack-dev libsqlite3-dev
-# Test-only tools: headless Chromium renders the HTML reports (ReportTests).
-TEST_PACKAGES := chromium
+# Test-only tools: headless Chromium renders the HTML reports (ReportTests); GNU parallel runs
+# the chunked-encode recipe (ChunkedRecipeTests).
+TEST_PACKAGES := chromium parallel
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_CLIP := Fixtures/clips/demo.mov
 DEMO_OUT := out/demo-messaging.mp4
@@ -42,7 +43,7 @@ endef
 deps:
 	$(call install-missing,$(DEB_PACKAGES),)
 
-## test-deps: install the Debian packages only the tests need (headless Chromium)
+## test-deps: install the Debian packages only the tests need (headless Chromium, GNU parallel)
 test-deps: deps
 	$(call install-missing,$(TEST_PACKAGES), for the tests)
 
