@@ -24,6 +24,21 @@ import Testing
         #expect(abs((times.last ?? 0) - 44.0 / 30) < 1e-3)
     }
 
+    /// recovery_points.mp4 flags intra-refresh recovery points (every 2 s) as keyframes: a trim
+    /// starting on one used to lose about 2 s of pictures (10 of 50 came out), since nothing
+    /// decodes from it until the refresh completes. The transcoder now starts decoding earlier.
+    @Test func trimStartingOnARecoveryPointKeepsEveryPicture() async throws {
+        let (result, output, _) = try await Harness.compress("recovery_points.mp4") {
+            $0.trimStartTime = MediaTime(value: 2, timescale: 1)
+            $0.trimEndTime = MediaTime(value: 4, timescale: 1)
+        }
+        #expect(output.primaryVideo?.frameCount == 50)
+        #expect(result.analytics.damagedFrames == 0)
+        let times = try Harness.videoFrameTimes(result.url)
+        #expect(times.count == 50)
+        #expect(times.first == 0)
+    }
+
     @Test func trimNotOnAFrameBoundaryKeepsTheFrameOnScreen() async throws {
         let (_, output, _) = try await Harness.compress("cfr_audio.mp4") {
             $0.trimStartTime = MediaTime(value: 1010, timescale: 1000)

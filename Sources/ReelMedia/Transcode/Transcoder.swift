@@ -100,12 +100,21 @@ package struct Transcoder {
         return statistics
     }
 
+    /// Where to seek for a range starting at `seconds` in H.264 (whose phone files flag
+    /// recovery points as keyframes): earlier than `seconds` when the keyframe there cannot be
+    /// decoded from (see `Decoder.cleanSeekPoint`). Other codecs seek to `seconds`.
+    private func cleanSeekPoint(_ input: InputFile, for seconds: Double) throws(MediaFailure) -> Double {
+        guard plan.source.layout?.stream(plan.videoStreamIndex)?.isH264 == true else { return seconds }
+        let probe = try Decoder(input: input, streamIndex: plan.videoStreamIndex)
+        return try probe.cleanSeekPoint(for: seconds, in: input, fileStart: input.startSeconds)
+    }
+
     /// Seeks for a range starting at `seconds` and returns the packets read to check where it
     /// landed. Demuxers without an index (MPEG-TS) may land between keyframes, where nothing
     /// decodes until the next keyframe, which a long GOP puts after the range or nowhere: then
     /// it goes back to the start and decodes forward (the stages drop what precedes the range).
     private func seek(_ input: InputFile, toRangeAt seconds: Double) throws(MediaFailure) -> [Packet] {
-        try input.seek(toSeconds: seconds)
+        try input.seek(toSeconds: try cleanSeekPoint(input, for: seconds))
         var read: [Packet] = []
         let packet = try Packet()
         while try input.read(into: packet) {
