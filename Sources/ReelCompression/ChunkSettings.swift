@@ -104,23 +104,28 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
     /// The start of every output picture, on the API's timeline, for pictures starting at
     /// `frameTimes` (sorted) and the kept range `start..<end`: what the transcoder keeps, with
     /// `reducer` choosing when the frame rate is reduced. A chunk boundary at one of these
-    /// times splits the output exactly where a single encode has a picture begin.
+    /// times splits the output exactly where a single encode has a picture begin. A range that
+    /// runs to the source's end (`toSourceEnd`) keeps every picture from `start` on, the last
+    /// one lasting until `sourceEnd`, as the transcoder does.
     package func outputFrameStarts(
-        frameTimes: [MediaTime], start: MediaTime, end: MediaTime, reducer: any VideoFrameReducer
+        frameTimes: [MediaTime], start: MediaTime, end: MediaTime, toSourceEnd: Bool, sourceEnd: MediaTime,
+        reducer: any VideoFrameReducer
     ) -> [MediaTime] {
         var spans: [(MediaTime, MediaTime)] = []
         var carried: MediaTime?
+        let last = toSourceEnd ? sourceEnd : end
         for (index, time) in frameTimes.enumerated() {
             if time < start {
                 carried = time
                 continue
             }
-            if time >= end { break }
+            if !toSourceEnd && time >= end { break }
             if spans.isEmpty, carried != nil, time > start { spans.append((start, time)) }
-            let next = index + 1 < frameTimes.count ? min(frameTimes[index + 1], end) : end
-            if next > time { spans.append((time, next)) }
+            var next = index + 1 < frameTimes.count ? frameTimes[index + 1] : last
+            if !toSourceEnd { next = min(next, end) }
+            spans.append((time, next > time ? next : time + MediaTime(value: 1, timescale: 1_000_000)))
         }
-        if spans.isEmpty, carried != nil { spans.append((start, end)) }
+        if spans.isEmpty, carried != nil { spans.append((start, last)) }
         guard let rate = reducedFrameRate else { return spans.map(\.0) }
         var selector = reducer.makeSelector(targetFrameRate: rate)
         var starts: [MediaTime] = []

@@ -70,6 +70,31 @@ import Testing
         #expect(Set(plan.chunks.map(\.outputStart)).isSubset(of: Set(joined.keyframeTimes)))
     }
 
+    /// Files whose timing is not plain: AVI without presentation times and packed B frames
+    /// (the plan decodes them for the times), MPEG-TS whose video starts after the container
+    /// (an edit list rounds the start), phone-style recovery points flagged as keyframes (a
+    /// chunk must start decoding earlier), variable frame rate reduced to 30 fps.
+    @Test(arguments: [("packed_bframes.avi", 1.0), ("story.ts", 6.0), ("recovery_points.mp4", 2.0), ("vfr_audio.mp4", 1.0)])
+    func awkwardTimingJoinsIntoTheSingleEncodesPictures(clip: String, length: Double) async throws {
+        let (plan, report, single) = try await Self.chunkedAndSingle(clip, length: length) { $0.fps = 30 }
+        #expect(plan.chunks.count >= 3)
+        let joined = try Self.timeline(report.output)
+        let reference = try Self.timeline(single)
+        #expect(joined.frameTimes.count == plan.frameCount)
+        #expect(joined.frameTimes == reference.frameTimes)
+    }
+
+    @Test func timestampsThatJumpAreRefused() async throws {
+        let error = await Harness.reelError {
+            _ = try await ChunkPlan.make(for: try Fixtures.clip("discontinuous.ts"), config: CompressionConfig(), chunkLength: 1)
+        }
+        guard case .invalidConfiguration(let reason, _) = error else {
+            Issue.record("expected invalidConfiguration, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("timestamps jump"))
+    }
+
     @Test func everyKeptAudioTrackIsCarried() async throws {
         let (_, report, single) = try await Self.chunkedAndSingle("tracks.mp4", length: 2) { $0.audioTracks = .all }
         let joined = try MediaInfo.probe(report.output)

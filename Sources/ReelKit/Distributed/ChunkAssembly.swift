@@ -53,15 +53,16 @@ extension ChunkPlan {
         let progress = ProgressReporter(progressHandler)
         let plan = self
         return try await BlockingWork.run(flag: flag) { () throws(ReelError) -> AssemblyReport in
-            let receipts = try plan.checkedReceipts(in: directory)
+            let (receipts, drift) = try plan.checkedReceipts(in: directory)
             let location = try OutputLocation.resolve(for: URL(fileURLWithPath: plan.source.path), finalURL: output)
             do throws(ReelError) {
-                let joiner = ChunkJoiner(
+                var joiner = ChunkJoiner(
                     chunks: plan.chunks.map { directory.appendingPathComponent(Self.chunkFileName($0.index)) },
                     offsets: plan.chunks.map(\.outputStart),
                     audio: plan.audioIndex == nil ? nil : directory.appendingPathComponent(Self.audioFileName),
                     outputPath: location.temporaryURL.path, formatName: plan.settings.config.fileType.rawValue,
                     shouldCancel: { flag.isRaised }, progress: { progress.report($0 * 0.98) })
+                joiner.firstChunkDrift = drift
                 _ = try translatingFailures(source: directory, output: location.temporaryURL) { () throws(MediaFailure) in
                     try joiner.run()
                 }
@@ -76,9 +77,11 @@ extension ChunkPlan {
         }
     }
 
-    /// Every job's receipt, after checking its output; throws `chunksNotReady` listing the
-    /// jobs to rerun.
-    private func checkedReceipts(in directory: URL) throws(ReelError) -> [String: ChunkReceipt] {
+    /// Every job's receipt, after checking its output, and how far chunk 0's first picture
+    /// reads from where it was planned (see `ChunkJoiner.firstChunkDrift`); throws
+    /// `chunksNotReady` listing the jobs to rerun.
+    private func checkedReceipts(in directory: URL) throws(ReelError) -> ([String: ChunkReceipt], MediaTime) {
+        var drift = MediaTime.zero
         var receipts: [String: ChunkReceipt] = [:]
         var rerun: [String] = []
         var problems: [String] = []
@@ -101,14 +104,17 @@ extension ChunkPlan {
                 let chunk = chunks[index]
                 if facts.videoFrames != chunk.frames { return "\(name) has \(facts.videoFrames) pictures, the plan \(chunk.frames)" }
                 if !facts.startsWithKeyframe { return "\(name) does not start with a keyframe" }
-                if abs(facts.firstPresentation) > 0.5 / max(settings.outputFrameRate, 1) {
-                    return String(format: "\(name) starts at %.3f s, not 0", facts.firstPresentation)
+                if abs(facts.firstPresentation - chunk.firstPicture.seconds) > 0.5 / max(settings.outputFrameRate, 1) {
+                    return String(format: "\(name) starts at %.3f s, not %.3f s", facts.firstPresentation, chunk.firstPicture.seconds)
                 }
                 if let reference, facts.codecName != reference.codecName || facts.width != reference.width
                     || facts.height != reference.height || facts.headerHash != reference.headerHash {
                     return "\(name) was encoded with other settings (\(facts.codecName) \(facts.width)x\(facts.height)) than chunk 0"
                 }
-                if reference == nil { reference = facts }
+                if reference == nil {
+                    reference = facts
+                    drift = MediaTime(seconds: facts.firstPresentation - chunk.firstPicture.seconds, timescale: 1_000_000)
+                }
                 return nil
             }()
             if let problem {
@@ -117,7 +123,7 @@ extension ChunkPlan {
             }
         }
         guard rerun.isEmpty else { throw .chunksNotReady(directory, rerun: rerun, problems: problems) }
-        return receipts
+        return (receipts, drift)
     }
 
     /// The report of a finished assembly.

@@ -54,6 +54,9 @@ public struct ChunkPlan: Sendable, Codable, Equatable {
         public var outputStart: MediaTime
         /// Pictures the chunk must hold.
         public var frames: Int
+        /// When the chunk's first picture starts, from the chunk's start: 0, except in the first
+        /// chunk when the video starts after the container (MPEG-TS, AVI with B frames).
+        public var firstPicture: MediaTime
         /// Whether the chunk starts at a shot boundary (else at a keyframe or a plain frame).
         public var startsAtShot: Bool
         /// The chunk's share of the video bit rate, when the plan shares one out.

@@ -42,6 +42,11 @@ extension ChunkPlan {
             let timeline = try translatingFailures(source: url, output: url) { () throws(MediaFailure) in
                 try FrameTimeline.read(source, streamIndex: video, shouldCancel: { flag.isRaised })
             }
+            if timeline.timestampsJump {
+                throw .invalidConfiguration("its timestamps jump (recordings joined into one stream): a chunk that seeks "
+                    + "would not see the clock a single encode sees; compress it on one machine, or remux it first "
+                    + "(ffmpeg -i IN -c copy OUT.mp4)", file: url)
+            }
             return (settings, timeline, try FileFingerprint.headHash(of: url))
         }
         progress.report(0.1)
@@ -55,8 +60,10 @@ extension ChunkPlan {
             let reporter = progress.subrange(from: 0.1, to: 0.95)
             shots = try await analyzer.analysis(of: try VideoAsset(url: url), progressHandler: { reporter.report($0) })
         }
+        let toSourceEnd = config.trimEndTime.map { $0 >= duration } ?? true
         let pictures = settings.outputFrameStarts(
-            frameTimes: timeline.frameTimes, start: range.start, end: range.end, reducer: ReduceFrameEvenlySpaced())
+            frameTimes: timeline.frameTimes, start: range.start, end: range.end, toSourceEnd: toSourceEnd,
+            sourceEnd: timeline.end, reducer: ReduceFrameEvenlySpaced())
         guard !pictures.isEmpty else {
             throw .invalidConfiguration("no picture of the video lies in the kept range", file: url)
         }
@@ -85,11 +92,15 @@ extension ChunkPlan {
         let ends = Array(starts.dropFirst()) + [range.end]
         var chunks: [Chunk] = []
         for (index, (start, end)) in zip(starts, ends).enumerated() {
-            let frames = pictures.filter { $0 >= start && $0 < end }.count
-            let bytes = zip(timeline.frameTimes, timeline.frameBytes)
-                .filter { $0.0 >= start && $0.0 < end }.map(\.1).reduce(0, +)
-            chunks.append(Chunk(index: index, start: start, end: end, outputStart: start - range.start, frames: frames,
-                                startsAtShot: atShot[index], videoBitrate: nil, sourceBytes: bytes))
+            // The last chunk holds every picture left (one may start at or after the range's
+            // end when the range runs to the source's end).
+            let isLast = index == starts.count - 1
+            let inside = { (time: MediaTime) in time >= start && (isLast || time < end) }
+            let mine = pictures.filter(inside)
+            let bytes = zip(timeline.frameTimes, timeline.frameBytes).filter { inside($0.0) }.map(\.1).reduce(0, +)
+            chunks.append(Chunk(index: index, start: start, end: end, outputStart: start - range.start, frames: mine.count,
+                                firstPicture: (mine.first ?? start) - start, startsAtShot: atShot[index], videoBitrate: nil,
+                                sourceBytes: bytes))
         }
         guard settings.sharesBitrate else { return chunks }
         // Mostly by the source's bytes (where its encoder needed bits: story.mp4's black and

@@ -37,6 +37,9 @@ final class Frame {
     /// How long the decoder says the frame lasts, in its stream's time base (0 when unknown).
     var decodedDuration: Int64 { pointer.pointee.pkt_duration }
 
+    /// Whether the decoder marked the picture a keyframe.
+    var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
+
     /// Whether the decoder flagged the frame as damaged (concealed errors or missing references).
     var isDamaged: Bool {
         pointer.pointee.decode_error_flags != 0 || pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0

@@ -63,6 +63,9 @@ final class InputFile {
         return true
     }
 
+    /// Whether reading since the last seek closed a timestamp jump.
+    var hasJoinedTimestampJumps: Bool { discontinuity.hasJoinedJumps }
+
     /// Whether the format allows timestamp jumps (`AVFMT_TS_DISCONT`).
     var allowsDiscontinuities: Bool {
         (context.pointee.iformat?.pointee.flags ?? 0) & AVFMT_TS_DISCONT != 0

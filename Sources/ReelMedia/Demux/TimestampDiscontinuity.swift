@@ -29,6 +29,9 @@ struct TimestampDiscontinuity {
         last = max(last ?? .min, microseconds + offset)
     }
 
+    /// Whether a jump was closed since the last reset.
+    var hasJoinedJumps: Bool { offset != 0 }
+
     /// Forgets the clock after a seek (positions are then the file's own).
     mutating func reset() {
         offset = 0

@@ -2,20 +2,27 @@ internal import CFFmpeg
 import Foundation
 import ReelSupport
 
-/// Every picture of a video stream as its packets state it (no decoding): presentation times,
-/// keyframes and sizes, for planning cuts that land exactly on frames.
+/// Every picture of a video stream with the time the transcoder gives it: presentation times,
+/// keyframes and sizes, for planning cuts that land exactly on pictures.
 package struct FrameTimeline: Sendable, Equatable {
     /// Presentation times of the pictures, in order, on the API's timeline (seconds from the
     /// container's start, exact in the stream's time base).
     package var frameTimes: [MediaTime]
     /// Presentation times of the keyframes, in order.
     package var keyframeTimes: [MediaTime]
-    /// Bytes of each picture's packet, in the order of `frameTimes`.
+    /// Bytes of each picture's packet, in the order of `frameTimes` (by decode order when the
+    /// times came from decoding).
     package var frameBytes: [Int]
     /// Where the last picture ends (its time plus its duration), on the API's timeline.
     package var end: MediaTime
+    /// Whether the file's timestamps jump (an MPEG-TS joined from recordings): read from the
+    /// start they are joined into one clock, but a reader that seeks sees the file's own.
+    package var timestampsJump = false
 
-    /// Reads every packet of `source`'s video stream `streamIndex`.
+    /// Reads every packet of `source`'s video stream `streamIndex`. Packets without
+    /// presentation times (AVI stores decode order only, B frames packed) do not say when the
+    /// decoder will show each picture: then the stream is decoded, and the decoder's times
+    /// (as the transcoder sees them) are taken.
     package static func read(
         _ source: MediaInfo, streamIndex: Int, shouldCancel: () -> Bool
     ) throws(MediaFailure) -> FrameTimeline {
@@ -24,19 +31,61 @@ package struct FrameTimeline: Sendable, Equatable {
             throw .failed(.demux, "stream", "the file has no stream \(streamIndex)")
         }
         let timeBase = stream.pointee.time_base
-        let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
-        var pictures: [(ticks: Int64, bytes: Int, key: Bool, duration: Int64)] = []
+        var pictures: [Picture] = []
+        var untimed = false
         let packet = try Packet()
         while try input.read(into: packet) {
             defer { packet.unreference() }
             if shouldCancel() { throw .cancelled }
-            guard packet.streamIndex == streamIndex, !packet.isCorrupt,
-                  let ticks = packet.presentationTimestamp ?? packet.dts else { continue }
-            pictures.append((ticks, packet.size, packet.isKeyframe, max(packet.duration, 0)))
+            guard packet.streamIndex == streamIndex, !packet.isCorrupt else { continue }
+            if packet.pts == nil { untimed = true }
+            guard let ticks = packet.presentationTimestamp ?? packet.dts else { continue }
+            pictures.append(Picture(ticks: ticks, bytes: packet.size, key: packet.isKeyframe, duration: max(packet.duration, 0)))
         }
-        pictures.sort { $0.ticks < $1.ticks }
+        if untimed {
+            let sizes = pictures.map(\.bytes)
+            // A fresh demuxer, as the transcoder's: after a rewind by bytes AVI's first packets
+            // come without times.
+            let decoding = try InputFile(url: source.url)
+            decoding.discardStreams(except: [streamIndex])
+            pictures = try decodedPictures(decoding, streamIndex: streamIndex, shouldCancel: shouldCancel)
+            for index in pictures.indices where index < sizes.count { pictures[index].bytes = sizes[index] }
+        }
+        var timeline = timeline(of: pictures, timeBase: timeBase, origin: MediaTime(seconds: source.startTime, timescale: 1_000_000))
+        timeline.timestampsJump = input.hasJoinedTimestampJumps
+        return timeline
+    }
+
+    private struct Picture {
+        var ticks: Int64
+        var bytes: Int
+        var key: Bool
+        var duration: Int64
+    }
+
+    /// The pictures as the decoder gives them (untimed ones timed as the transcoder times them).
+    private static func decodedPictures(
+        _ input: InputFile, streamIndex: Int, shouldCancel: () -> Bool
+    ) throws(MediaFailure) -> [Picture] {
+        let decoder = try Decoder(input: input, streamIndex: streamIndex)
+        decoder.timesUntimedFrames = true
+        var pictures: [Picture] = []
+        try decoder.forEachFrame(in: input, shouldCancel: shouldCancel) { frame throws(MediaFailure) in
+            if let ticks = frame.presentationTimestamp {
+                pictures.append(Picture(ticks: ticks, bytes: 0, key: frame.isKeyframe, duration: max(frame.decodedDuration, 0)))
+            }
+            return true
+        }
+        return pictures
+    }
+
+    private static func timeline(of unsorted: [Picture], timeBase: AVRational, origin: MediaTime) -> FrameTimeline {
+        let pictures = unsorted.sorted { $0.ticks < $1.ticks }
+        // Exact in the stream's time base when the container starts at 0 (a time base and
+        // microseconds have no common scale within Int32 for 125/2997).
         func time(_ ticks: Int64) -> MediaTime {
-            MediaTime(value: ticks * Int64(timeBase.num), timescale: timeBase.den) - origin
+            let exact = MediaTime(value: ticks * Int64(timeBase.num), timescale: timeBase.den)
+            return origin.value == 0 ? exact : exact - origin
         }
         var timeline = FrameTimeline(frameTimes: [], keyframeTimes: [], frameBytes: [], end: .zero)
         timeline.frameTimes.reserveCapacity(pictures.count)

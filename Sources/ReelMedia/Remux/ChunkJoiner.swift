@@ -58,6 +58,11 @@ package struct ChunkJoiner {
     package var chunks: [URL]
     /// Where each chunk starts on the output timeline.
     package var offsets: [MediaTime]
+    /// How far the first chunk's pictures, as read back, sit from where they were planned: an
+    /// MP4 whose video starts after 0 shows it through an edit list counted in the movie's
+    /// milliseconds (0.041708 s becomes 0.041 s), so a single encode's pictures all move by
+    /// that rounding. Later chunks start at 0 and move by the same amount to match.
+    package var firstChunkDrift: MediaTime = .zero
     /// The audio job's file, when the output has sound.
     package var audio: URL?
     package var outputPath: String
@@ -105,7 +110,7 @@ package struct ChunkJoiner {
             }
             input.discardStreams(except: [index])
             let timeBase = stream.pointee.time_base
-            let offset = offsets[position]
+            let offset = position == 0 ? offsets[position] : offsets[position] + firstChunkDrift
             let shift = av_rescale_q(offset.value, av_make_q(1, offset.timescale), timeBase)
             let packet = try Packet()
             while try input.read(into: packet) {
