@@ -5,7 +5,7 @@
 #   Benchmarks/run.sh                               # everything (make bench)
 #   BENCH_RUNS=5 Benchmarks/run.sh                  # runs per side (default 3)
 #   BENCH_ONLY=compression,analysis Benchmarks/run.sh
-#       sections: compression quality analysis reels memory faces realeval targetsize targetquality
+#       sections: compression quality analysis reels memory faces realeval targetsize targetquality chunked
 #   BENCH_FULL_RUNS=3                               # runs of the 10-minute full transcode (default 1)
 set -euo pipefail
 
@@ -19,7 +19,7 @@ VENV="$BENCH_DIR/.venv"
 REEL="${REEL:-$ROOT/.build/release/reel}"
 RUNS="${BENCH_RUNS:-3}"
 FULL_RUNS="${BENCH_FULL_RUNS:-1}"
-ONLY="${BENCH_ONLY:-compression,quality,analysis,reels,memory,faces,realeval,targetsize,targetquality}"
+ONLY="${BENCH_ONLY:-compression,quality,analysis,reels,memory,faces,realeval,targetsize,targetquality,chunked}"
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
 export LC_ALL=C
 
@@ -353,6 +353,18 @@ bench_targetquality() {
     python3 "$BENCH_DIR/targetquality/bench.py" "$REEL" "$RES" "$OUT/targetquality"
 }
 
+# ---------------------------------------------------------------- 10. chunked encoding
+# reel plan / encode-chunk / assemble against one reel compress, on the first 3 minutes of Big
+# Buck Bunny (60 s chunks) and on vtest.avi (20 s chunks): wall with 1 and 2 local workers, modelled N machines, size, SSIM
+# and picture times (chunked/bench.py writes chunked.json).
+bench_chunked() {
+    rm -f "$RES/chunked.json"
+    command -v parallel >/dev/null || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq parallel; }
+    "$ROOT/Fixtures/fetch-real-footage.sh" "$WORK/footage"
+    log "chunked: plan, jobs by 1 and 2 workers, assemble, against one encode (one run each)"
+    python3 "$BENCH_DIR/chunked/bench.py" "$REEL" "$OUT/chunked" "$RES" "$WORK/footage/bbb.mp4:0-180" "$WORK/footage/vtest.avi@20s"
+}
+
 # ---------------------------------------------------------------- main
 main() {
     local t0=$SECONDS
@@ -375,6 +387,7 @@ main() {
     want realeval && bench_realeval
     want targetsize && bench_targetsize
     want targetquality && bench_targetquality
+    want chunked && bench_chunked
     echo "$((SECONDS - t0))" > "$RES/runtime.txt"
     # one line per invocation: date, sections, seconds (BENCHMARKS.md lists the runs its figures come from)
     echo "$(date -u '+%Y-%m-%d %H:%M UTC') $ONLY $((SECONDS - t0))" >> "$RES/runtime.log"

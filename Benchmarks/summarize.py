@@ -966,6 +966,39 @@ else:
     goals.append(("Target quality: >= 15% fewer video bytes than a fixed CRF at equal mean and p5 SSIM", ok,
                   ", ".join(f"{n} {v * 100:+.1f}%" for n, v in met) or "no result"))
 
+md.append("## 10. Chunked encoding: reel plan / encode-chunk / assemble vs one encode\n")
+cpath = os.path.join(RES, "chunked.json")
+CH_SIZE = 0.01  # chunking costs under 1% size at equal SSIM
+if not os.path.exists(cpath):
+    md.append(NOT_RUN + "\n")
+    goals.append(("Chunked: under 1% larger, SSIM within 0.0002, the same picture times", None, "not run"))
+else:
+    with open(cpath) as fh:
+        ch = json.load(fh)
+    md.append("Each clip: one `reel compress --preset medium`, then `reel plan --preset medium --chunk LENGTH`, every job by 1 and by 2 local workers "
+              "(GNU parallel), `reel assemble`. Modelled wall for N machines: plan + the busiest machine's jobs "
+              "(largest first onto the least loaded) + assemble, with the jobs' own encode times from their receipts "
+              "and no file copying. SSIM by the ffmpeg CLI against the source. Commands in `chunked.json`.\n")
+    rows, cost = [], []
+    for c in ch["clips"]:
+        m = c["modelled_wall"]
+        size = c["joined_bytes"] / c["single_bytes"] - 1
+        cost.append((c["clip"], size, c["joined_ssim"] - c["single_ssim"], c["same_times"]))
+        audio = " + audio" if c["jobs"] > len(c["chunks"]) else ""
+        rows.append([f"`{c['clip']}`", f"{len(c['chunks'])} of {c['chunk']}{audio}", f"{c['single_wall']:.1f} s",
+                     f"{c['plan_wall']:.1f} s", f"{c['jobs_wall']['1']:.1f} s / {c['jobs_wall']['2']:.1f} s",
+                     f"{c['assemble_wall']:.1f} s",
+                     " / ".join(f"{m[k]:.1f}" for k in ("1", "2", "4", "8", "16")) + " s",
+                     f"{f_bytes(c['single_bytes'])} vs {f_bytes(c['joined_bytes'])} ({size * 100:+.2f}%)",
+                     f"{c['single_ssim']:.5f} vs {c['joined_ssim']:.5f}",
+                     f"{c['frames'][1]} / {'yes' if c['same_times'] else '**no**'}"])
+    md.append(table(["clip", "chunks", "one encode", "plan", "jobs: 1 / 2 workers", "assemble",
+                     "modelled N = 1 / 2 / 4 / 8 / 16 machines", "size: one vs chunked", "SSIM: one vs chunked",
+                     "pictures / same times"], rows) + "\n")
+    ok = all(sz < CH_SIZE and ds > -0.0002 and same for _, sz, ds, same in cost)
+    goals.append(("Chunked: under 1% larger, SSIM within 0.0002, the same picture times", ok,
+                  ", ".join(f"{n} {sz * 100:+.2f}% size, SSIM {ds:+.5f}" for n, sz, ds, _ in cost)))
+
 # ------------------------------------------------------------------ goals
 md.append("## Goals\n")
 rows = [[g, "n/a (not run)" if ok is None else ("**met**" if ok else "**missed**"), txt] for g, ok, txt in goals]
