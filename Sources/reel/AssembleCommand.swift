@@ -36,10 +36,7 @@ struct AssembleCommand {
             return ExitStatus.usage
         }
         let output = URL(fileURLWithPath: shown).standardizedFileURL
-        if FileManager.default.fileExists(atPath: output.path) && !arguments.flag("overwrite") {
-            Console.error("\(shown): already exists; use --overwrite to replace it")
-            return ExitStatus.failure
-        }
+        guard arguments.mayWrite(output, shown: shown) else { return ExitStatus.failure }
         let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
         do {
             let plan = try ChunkPlan.load(from: URL(fileURLWithPath: planPath))

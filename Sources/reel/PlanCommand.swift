@@ -62,10 +62,7 @@ struct PlanCommand {
         }
         let shown = arguments.value("output") ?? input.url.deletingPathExtension().lastPathComponent + "-plan.json"
         let output = URL(fileURLWithPath: shown).standardizedFileURL
-        if FileManager.default.fileExists(atPath: output.path) && !arguments.flag("overwrite") {
-            Console.error("\(shown): already exists; use --overwrite to replace it")
-            return ExitStatus.failure
-        }
+        guard arguments.mayWrite(output, shown: shown) else { return ExitStatus.failure }
         let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
         do {
             let plan = try await ChunkPlan.make(for: input.url, config: config, chunkLength: length, analysis: saved) { fraction in

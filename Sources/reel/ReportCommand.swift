@@ -43,10 +43,7 @@ struct ReportCommand {
         }
         let shown = arguments.value("output") ?? input.url.deletingPathExtension().lastPathComponent + "-report.html"
         let output = URL(fileURLWithPath: shown).standardizedFileURL
-        if FileManager.default.fileExists(atPath: output.path) && !arguments.flag("overwrite") {
-            Console.error("\(shown): already exists; use --overwrite to replace it")
-            return ExitStatus.failure
-        }
+        guard arguments.mayWrite(output, shown: shown) else { return ExitStatus.failure }
         let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
         do {
             let analysis = try await SavedAnalysisFile.analysis(of: input, saved: saved, quiet: quiet)

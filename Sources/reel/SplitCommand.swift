@@ -81,8 +81,7 @@ struct SplitCommand {
                 piece.trim = .ranges([range])
                 let name = String(format: "%@-%@-%03d-%.2fs.%@", base, kind, index + 1, range.start.seconds, config.fileType.fileExtension)
                 piece.outputURL = directory.appendingPathComponent(name)
-                if FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path) && !arguments.flag("overwrite") {
-                    Console.error("\(directoryPath)/\(name): already exists; use --overwrite to replace it")
+                guard arguments.mayWrite(directory.appendingPathComponent(name), shown: "\(directoryPath)/\(name)") else {
                     return ExitStatus.failure
                 }
                 if !quiet { Console.printErr("\r\(kind) \(index + 1) of \(ranges.count)") }

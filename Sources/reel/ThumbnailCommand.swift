@@ -73,10 +73,7 @@ struct ThumbnailCommand {
         let output = URL(fileURLWithPath: outputPath).standardizedFileURL
         let shown = arguments.value("output") ?? (input.display as NSString).deletingLastPathComponent
             .appending((input.display as NSString).deletingLastPathComponent.isEmpty ? "" : "/") + defaultName
-        if FileManager.default.fileExists(atPath: output.path) && !arguments.flag("overwrite") {
-            Console.error("\(shown): already exists; use --overwrite to replace it")
-            return ExitStatus.failure
-        }
+        guard arguments.mayWrite(output, shown: shown) else { return ExitStatus.failure }
         let showProgress = Console.errorIsTerminal
         let progress: @Sendable (Double) -> Void = { fraction in
             if showProgress { Console.printErr("\rthumbnail \(input.display): \(Int(fraction * 100))%") }
