@@ -36,11 +36,13 @@ package struct Transcoder {
         let audioStage = Dictionary(uniqueKeysWithValues: zip(audioIndices, audio))
         let total = max(plan.ranges.map { ($0.end - $0.start).seconds }.reduce(0, +), 0.001)
         let sourceEnd = plan.source.layout?.endTimestamp(ofStream: plan.videoStreamIndex) ?? sourceEndTicks(input)
+        let rangeSeek = RangeSeek(input: input, videoStream: plan.videoStreamIndex,
+                                  checksFirstPicture: plan.source.layout?.stream(plan.videoStreamIndex)?.isH264 == true)
         let reading = try Packet()
         var packetsRead = 0
         var outputSeconds = 0.0
         for (position, range) in plan.ranges.enumerated() {
-            var pending = position > 0 || range.needsSeek ? try seek(input, toRangeAt: range.start.seconds) : []
+            var pending = position > 0 || range.needsSeek ? try rangeSeek.packets(forRangeAt: range.start.seconds) : []
             let isLast = position == plan.ranges.count - 1
             video.beginRange(range, isLast: isLast)
             // With a crossfade the range starts before the previous one ended: sound follows picture.
@@ -98,35 +100,6 @@ package struct Transcoder {
         statistics.corruptPackets = failed
         statistics.damagedFrames = video.damagedFrames
         return statistics
-    }
-
-    /// Where to seek for a range starting at `seconds` in H.264 (whose phone files flag
-    /// recovery points as keyframes): earlier than `seconds` when the keyframe there cannot be
-    /// decoded from (see `Decoder.cleanSeekPoint`). Other codecs seek to `seconds`.
-    private func cleanSeekPoint(_ input: InputFile, for seconds: Double) throws(MediaFailure) -> Double {
-        guard plan.source.layout?.stream(plan.videoStreamIndex)?.isH264 == true else { return seconds }
-        let probe = try Decoder(input: input, streamIndex: plan.videoStreamIndex)
-        return try probe.cleanSeekPoint(for: seconds, in: input, fileStart: input.startSeconds)
-    }
-
-    /// Seeks for a range starting at `seconds` and returns the packets read to check where it
-    /// landed. Demuxers without an index (MPEG-TS) may land between keyframes, where nothing
-    /// decodes until the next keyframe, which a long GOP puts after the range or nowhere: then
-    /// it goes back to the start and decodes forward (the stages drop what precedes the range).
-    private func seek(_ input: InputFile, toRangeAt seconds: Double) throws(MediaFailure) -> [Packet] {
-        try input.seek(toSeconds: try cleanSeekPoint(input, for: seconds))
-        var read: [Packet] = []
-        let packet = try Packet()
-        while try input.read(into: packet) {
-            let kept = try packet.reference()
-            packet.unreference()
-            read.append(kept)
-            guard kept.streamIndex == plan.videoStreamIndex else { continue }
-            if kept.isKeyframe { return read }
-            try input.rewind()
-            return []
-        }
-        return read
     }
 
     /// The end of the video stream in its time base, when the container says (for a source
