@@ -156,15 +156,13 @@ extension ChunkSettings {
     }
 
     /// The size a chunk of `seconds` and `frames` pictures, video alone, must not exceed: its
-    /// share of the video budget (`videoBitrate`) plus what a video-only MP4 of that many
-    /// pictures really spends on its container (about 1 kB and 13 bytes a picture: 6.5 to 6.7 kB
-    /// measured for 450 pictures with B frames).
-    /// The target-size encode assumes more container than that and so aims a little under the
-    /// share; a larger allowance would let an encoder's overshoot hide in it (x265 went 19% over
-    /// its share of a 600 kB target that way), and the joined file would miss its target.
+    /// share of the video budget (`videoBitrate`) plus what its container really takes
+    /// (`TargetSizeBudget.chunkContainerBytes`, which the chunk's target-size encode counts
+    /// too). A larger allowance would let an encoder's overshoot hide in it (x265 went 19% over
+    /// its share of a 600 kB target that way) and the joined file would miss its target; a
+    /// smaller one left a still chunk's pictures 3 kb/s, below what x264 accepts.
     package static func chunkTarget(videoBitrate: Int, seconds: Double, frames: Int) -> Int64 {
-        let container = 1_024 + Double(frames) * 13
-        return Int64((Double(videoBitrate) * seconds / 8 + container).rounded())
+        Int64((Double(videoBitrate) * seconds / 8 + TargetSizeBudget.chunkContainerBytes(frames: Double(frames))).rounded())
     }
 }
 

@@ -33,7 +33,8 @@ struct TargetSizeJob {
             throw .invalidConfiguration("no target size", file: url)
         }
         let target = limit.bytes(forSourceOf: source.fileSize)
-        let budget = TargetSizeBudget(planner: planner, targetBytes: target, duration: outputDuration)
+        var budget = TargetSizeBudget(planner: planner, targetBytes: target, duration: outputDuration)
+        budget.isChunk = isChunk
         guard target > 0, let available = budget.videoBitrate(frameRate: planner.outputFrameRate) else {
             throw .invalidConfiguration(
                 "a target of \(Self.describe(target)) cannot be met: the audio and the container alone take "
@@ -82,8 +83,10 @@ struct TargetSizeJob {
         }
         var encodes = 1
         // The best output within the target so far, kept aside while a retry aims closer, and
-        // the smallest rate found over it: between the two, the next rate is interpolated.
-        var best: (size: Int64, bitrate: Double, statistics: TranscodeStatistics)?
+        // the smallest rate found over it: between the two, the next rate is interpolated. A
+        // chunk keeps its smallest output when none fits (its share was too small for the
+        // picture the plan fixed): the assembly reports the miss instead of the job failing.
+        var best: (size: Int64, bitrate: Double, statistics: TranscodeStatistics, fits: Bool)?
         var attempts: [[Int64]] = []
         let kept = URL(fileURLWithPath: stats.url.appendingPathComponent("best").path)
         for attempt in 0...Self.retries {
@@ -97,10 +100,11 @@ struct TargetSizeJob {
             let size = Self.fileSize(location.temporaryURL)
             attempts.append([Int64(bitrate), size])
             let fits = size <= target
-            if fits, best.map({ size > $0.size }) ?? true {
+            let improves = best.map { fits ? (!$0.fits || size > $0.size) : (!$0.fits && size < $0.size) } ?? (fits || isChunk)
+            if improves {
                 try? FileManager.default.removeItem(at: kept)
                 try? FileManager.default.moveItem(at: location.temporaryURL, to: kept)
-                best = (size, bitrate, statistics)
+                best = (size, bitrate, statistics, fits)
             } else {
                 location.discard()
             }

@@ -103,17 +103,18 @@ extension ChunkPlan {
                                 sourceBytes: bytes))
         }
         guard settings.sharesBitrate else { return chunks }
-        // Mostly by the source's bytes (where its encoder needed bits: story.mp4's black and
-        // still seconds cannot use a share by duration, half its target went unspent), a fifth
-        // by duration, since a source's own rate control (a CBR camera) can be flat where the
-        // picture is not.
-        let totalBytes = Double(max(chunks.map(\.sourceBytes).reduce(0, +), 1))
+        // As x264 and x265 share bits within one encode (qcomp 0.6): a chunk's rate follows its
+        // complexity to the power 0.6, its complexity measured by the source's bytes a second
+        // there (where the source's encoder needed bits). Proportional to the bytes, still
+        // chunks (story.mp4's black seconds) could not use their share while busy ones were
+        // starved; proportional to the time, x265 could not get a quiet chunk down to it.
         let totalSeconds = range.duration.seconds
         let bits = Double(settings.config.videoBitrate) * totalSeconds
+        let complexity = chunks.map { pow(Double(max($0.sourceBytes, 1)) / max($0.duration, 0.001), 0.6) * $0.duration }
+        let total = max(complexity.reduce(0, +), 1)
         for index in chunks.indices {
             let seconds = chunks[index].duration
-            let weight = 0.8 * Double(chunks[index].sourceBytes) / totalBytes + 0.2 * seconds / totalSeconds
-            chunks[index].videoBitrate = max(Int((bits * weight / max(seconds, 0.001)).rounded()), 1_000)
+            chunks[index].videoBitrate = max(Int((bits * complexity[index] / total / max(seconds, 0.001)).rounded()), 1_000)
         }
         return chunks
     }
