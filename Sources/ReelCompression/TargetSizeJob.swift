@@ -93,8 +93,24 @@ struct TargetSizeJob {
             if flag.isRaised { throw .cancelled }
             let plan = decision.plan.secondPass(statsPath: stats.file, averageBitRate: Int(bitrate))
             progress.stage(.secondPass(attempt: attempt + 1))
-            let statistics = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
-                try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0.3, to: 0.97)).run()
+            let statistics: TranscodeStatistics
+            do throws(ReelError) {
+                statistics = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
+                    try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0.3, to: 0.97)).run()
+                }
+            } catch .encodingFailed(_, let operation, _) where operation.hasPrefix("avcodec_open2") {
+                // x264 refuses a second pass below the least its first pass says the video
+                // needs ("requested bitrate is too low"). A chunk tries twice the rate (and
+                // keeps what it gets, over its share); a whole file's target is too small.
+                location.discard()
+                guard isChunk, attempt < Self.retries else {
+                    throw .invalidConfiguration(
+                        "a target of \(Self.describe(target)) is too small for this video: it leaves the picture "
+                            + "\(Int(bitrate / 1000)) kb/s, below the least the encoder can make of it; give a larger target",
+                        file: url)
+                }
+                bitrate *= 2
+                continue
             }
             encodes += 1
             let size = Self.fileSize(location.temporaryURL)

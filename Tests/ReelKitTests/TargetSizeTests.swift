@@ -118,6 +118,27 @@ import Testing
         #expect(Fixtures.contents(of: directory).isEmpty)
     }
 
+    /// story.mp4's first 6 s (black, then still bars) in 12 kB without sound leaves the picture
+    /// about 1 kb/s, below the least x264 accepts for its second pass ("requested bitrate is
+    /// too low"); that used to surface as "Generic error in an external library".
+    @Test func aTargetBelowWhatTheEncoderCanMakeIsATypedError() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        var config = Harness.fastConfig(in: directory)
+        config.trimEndTime = MediaTime(value: 6, timescale: 1)
+        config.audioBitrate = 0
+        config.targetFileSize = .bytes(12_000)
+        let error = await Harness.reelError {
+            _ = try await VideoCompressor().compressVideo(try Fixtures.clip("story.mp4"), config: config)
+        }
+        guard case .invalidConfiguration(let reason, let file) = error else {
+            Issue.record("expected invalidConfiguration, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("too small for this video"), "\(reason)")
+        #expect(file?.lastPathComponent == "story.mp4")
+        #expect(Fixtures.contents(of: directory).isEmpty)
+    }
+
     @Test func budgetLowersSizeThenFrameRate() {
         // 1280x720 at 30 fps needs 1.38 Mb/s at 0.05 bits per pixel.
         #expect(TargetSizeBudget.lowered(bitrate: 2_000_000, width: 1280, height: 720, frameRate: 30, hevc: false) == (nil, nil))
