@@ -6,7 +6,8 @@
 # With NAME arguments only those clips are made (plus any clip they are derived from).
 # A clip that already exists in OUTDIR is skipped. Each clip is written to a temporary name in
 # OUTDIR and renamed into place only when it is complete, so concurrent callers are safe (they
-# produce identical bytes and the rename is atomic). Prints nothing on success.
+# produce identical bytes, and the rename never replaces a copy another caller finished, so a
+# clip a test is reading keeps its modification time). Prints nothing on success.
 set -euo pipefail
 export LC_ALL=C
 
@@ -468,7 +469,10 @@ build() {
   [[ -e $dest ]] && return 0
   tmp="$OUTDIR/.tmp.$$.$name"            # keeps the extension, which picks the muxer
   "$(maker "$name")" "$tmp"
-  mv -f "$tmp" "$dest"
+  # Never replace a copy another run finished meanwhile (the bytes are the same, but a test
+  # may be checking that its source's modification time does not change): no-clobber rename.
+  mv -n "$tmp" "$dest"
+  rm -f "$tmp"
 }
 
 if [[ $# -eq 0 ]]; then set -- "${ALL[@]}"; fi
