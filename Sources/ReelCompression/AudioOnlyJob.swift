@@ -28,15 +28,8 @@ extension VideoCompressor {
         let location = try OutputLocation.resolve(for: source.url, finalURL: url)
         do throws(ReelError) {
             let planner = CompressionPlanner(source: source, config: config, reducer: ReduceFrameEvenlySpaced())
-            let ranges = try planner.keptRanges()
-            let decision = try planner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
-            guard !decision.plan.audioTracks.isEmpty else {
-                throw .invalidConfiguration("there is no audio to encode (the source has none, or the settings drop it)")
-            }
-            _ = try translatingFailures(source: source.url, output: location.temporaryURL) { () throws(MediaFailure) in
-                try AudioTranscoder(plan: decision.plan, shouldCancel: { flag.isRaised },
-                                    progress: { progress.report($0) }).run()
-            }
+            try AudioOnlyJob.encode(planner: planner, to: location.temporaryURL, shouldCancel: { flag.isRaised },
+                                    progress: { progress.report($0) })
             if flag.isRaised { throw .cancelled }
             try location.commit()
             progress.finish()
@@ -44,6 +37,22 @@ extension VideoCompressor {
         } catch {
             location.discard()
             throw location.naming(error)
+        }
+    }
+}
+
+/// The sound a configuration keeps of a source, encoded alone.
+enum AudioOnlyJob {
+    /// Encodes the audio `planner`'s settings keep, on the full compression's timeline, into `url`.
+    static func encode(
+        planner: CompressionPlanner, to url: URL, shouldCancel: @escaping () -> Bool, progress: @escaping (Double) -> Void
+    ) throws(ReelError) {
+        let decision = try planner.decide(outputPath: url.path, ranges: try planner.keptRanges(), content: nil)
+        guard !decision.plan.audioTracks.isEmpty else {
+            throw .invalidConfiguration("there is no audio to encode (the source has none, or the settings drop it)")
+        }
+        _ = try translatingFailures(source: planner.source.url, output: url) { () throws(MediaFailure) in
+            try AudioTranscoder(plan: decision.plan, shouldCancel: shouldCancel, progress: progress).run()
         }
     }
 }

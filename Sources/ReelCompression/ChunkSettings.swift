@@ -40,13 +40,9 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
         try planner.checkEncoders()
         let ranges = try planner.keptRanges()
         var adjustment: ContentAdjustment?
-        if config.contentAwareOptimization, config.targetFileSize == nil, config.targetQuality == nil,
-           let video = source.primaryVideoStreamIndex, let range = ranges.first {
-            let profile = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
-                try ContentSampler.measure(source: source, streamIndex: video, start: range.start.seconds,
-                                           end: range.end.seconds, shouldCancel: shouldCancel)
-            }
-            let measured = ContentAwareTuning.adjustment(for: profile)
+        if config.targetFileSize == nil, config.targetQuality == nil,
+           let measured = try ContentAwareTuning.measure(source, over: ranges, when: config.contentAwareOptimization,
+                                                         shouldCancel: shouldCancel) {
             adjustment = measured
             resolved.maxKeyFrameInterval *= measured.keyFrameIntervalFactor
             resolved.videoBitrate = Int((Double(config.videoBitrate) * measured.bitrateFactor).rounded())
@@ -63,8 +59,7 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
             // The chunks cannot make up for an audio estimate that was wrong (AAC spends far less
             // than its rate on silence) as a single encode does by encoding again: the sound
             // is encoded once here and its real size taken out of the budget.
-            budget.measuredAudioBytes = try measuredAudioBytes(of: source, planner: planner, ranges: ranges,
-                                                               shouldCancel: shouldCancel)
+            budget.measuredAudioBytes = try measuredAudioBytes(planner: planner, shouldCancel: shouldCancel)
             guard let available = budget.videoBitrate(frameRate: planner.outputFrameRate) else {
                 throw .invalidConfiguration("a target of \(target) bytes cannot be met: the audio and the container alone take it",
                                             file: source.url)
@@ -74,22 +69,8 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
             let preset = try planner.decide(outputPath: "-", ranges: ranges, content: nil)
             if preset.plan.maximumVideoBitRate.map({ Double($0) > available }) ?? true {
                 twoPass = true
-                resolved.useExplicitBitrate = true
-                resolved.bitrateMode = .average
-                resolved.useAdaptiveBitrate = false
-                resolved.maxKeyFrameInterval = max(config.maxKeyFrameInterval, TargetSizeJob.minimumKeyFrameInterval)
-                var frameRate = planner.outputFrameRate
-                if let picture = source.primaryVideo?.video {
-                    let (width, height) = planner.targetVisualSize(picture)
-                    let lowered = TargetSizeBudget.lowered(bitrate: available, width: width, height: height,
-                                                           frameRate: frameRate, hevc: try planner.chooseCodec() == .hevc)
-                    if let side = lowered.longerSide { resolved.maxLongerDimension = side }
-                    if let rate = lowered.frameRate {
-                        resolved.fps = Float(rate)
-                        frameRate = rate
-                    }
-                }
-                resolved.videoBitrate = max(Int(budget.videoBitrate(frameRate: frameRate) ?? available), 1_000)
+                resolved = try TargetSizeJob.tuned(planner: planner, budget: budget, available: available, lowers: true).config
+                resolved.targetFileSize = nil
             }
         }
         let final = CompressionPlanner(source: source, config: resolved, reducer: ReduceFrameEvenlySpaced())
@@ -142,17 +123,13 @@ extension ChunkSettings {
     /// The size of the kept sound once encoded (`nil` without sound), from an encode into a
     /// temporary file removed afterwards.
     private static func measuredAudioBytes(
-        of source: MediaInfo, planner: CompressionPlanner, ranges: [ClosedSourceRange], shouldCancel: @escaping () -> Bool
+        planner: CompressionPlanner, shouldCancel: @escaping () -> Bool
     ) throws(ReelError) -> Double? {
         guard !(try planner.keptAudioStreams()).isEmpty else { return nil }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reel-audio-\(UUID().uuidString).m4a")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let decision = try planner.decide(outputPath: scratch.path, ranges: ranges, content: nil)
-        _ = try translatingFailures(source: source.url, output: scratch) { () throws(MediaFailure) in
-            try AudioTranscoder(plan: decision.plan, shouldCancel: shouldCancel, progress: { _ in }).run()
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: scratch.path))?[.size] as? NSNumber
-        return size.map { $0.doubleValue * 1.01 }
+        try AudioOnlyJob.encode(planner: planner, to: scratch, shouldCancel: shouldCancel, progress: { _ in })
+        return Double(FileSize.of(scratch)) * 1.01
     }
 
     /// The size a chunk of `seconds` and `frames` pictures, video alone, must not exceed: its

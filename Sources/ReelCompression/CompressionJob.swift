@@ -84,14 +84,10 @@ struct CompressionJob: Sendable {
 
     /// Motion and detail sampled over the kept ranges, when content-aware optimization is on.
     private func measureContent(in ranges: [ClosedSourceRange]) throws(ReelError) -> ContentAdjustment? {
-        guard config.contentAwareOptimization, let video = source.primaryVideoStreamIndex else { return nil }
-        let start = ranges.map(\.start).min() ?? .zero, end = ranges.map(\.end).max() ?? .zero
-        let profile = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
-            try ContentSampler.measure(source: source, streamIndex: video, start: start.seconds,
-                                       end: end.seconds, shouldCancel: { flag.isRaised })
-        }
-        progress.report(0.03)
-        return ContentAwareTuning.adjustment(for: profile)
+        let adjustment = try ContentAwareTuning.measure(source, over: ranges, when: config.contentAwareOptimization,
+                                                        shouldCancel: { flag.isRaised })
+        if adjustment != nil { progress.report(0.03) }
+        return adjustment
     }
 }
 

@@ -32,6 +32,20 @@ enum ContentAwareTuning {
     /// Frame pairs (of the six bursts) a measurement needs before it may change anything.
     static let minimumPairs = 3
 
+    /// Motion and detail sampled over `ranges` of `source` and what they change, when
+    /// `enabled` (content-aware optimization is on) and the source has video.
+    static func measure(
+        _ source: MediaInfo, over ranges: [ClosedSourceRange], when enabled: Bool, shouldCancel: @escaping () -> Bool
+    ) throws(ReelError) -> ContentAdjustment? {
+        guard enabled, let video = source.primaryVideoStreamIndex else { return nil }
+        let start = ranges.map(\.start).min() ?? .zero, end = ranges.map(\.end).max() ?? .zero
+        let profile = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
+            try ContentSampler.measure(source: source, streamIndex: video, start: start.seconds,
+                                       end: end.seconds, shouldCancel: shouldCancel)
+        }
+        return adjustment(for: profile)
+    }
+
     static func adjustment(for profile: ContentProfile) -> ContentAdjustment {
         var adjustment = ContentAdjustment(
             profile: profile, category: "normal", keyFrameIntervalFactor: 1, bitrateFactor: 1,

@@ -43,35 +43,15 @@ struct TargetSizeJob {
         }
         if !isChunk, let kept = try presetResultIfItFits(target: target, videoBitrate: available, started: started) { return kept }
 
-        var tuned = config
-        tuned.useExplicitBitrate = true
-        tuned.bitrateMode = .average
-        tuned.useAdaptiveBitrate = false
-        tuned.contentAwareOptimization = false
-        // Every keyframe costs bits the size could spend on the picture: a preset's short
-        // interval (the medium preset's 30 frames) gives way to x264's default of 250. On vtest
-        // at 5 MB, SSIM 0.9832 -> 0.9860 for the same bytes.
-        tuned.maxKeyFrameInterval = max(config.maxKeyFrameInterval, Self.minimumKeyFrameInterval)
-        var loweredSize: Int?, loweredRate: Double?
-        if !isChunk, let picture = source.primaryVideo?.video {
-            let (width, height) = planner.targetVisualSize(picture)
-            let codec = try planner.chooseCodec()
-            let lowered = TargetSizeBudget.lowered(
-                bitrate: available, width: width, height: height, frameRate: planner.outputFrameRate, hevc: codec == .hevc)
-            loweredSize = lowered.longerSide
-            loweredRate = lowered.frameRate
-        }
-        if let loweredSize { tuned.maxLongerDimension = loweredSize }
-        if let loweredRate { tuned.fps = Float(loweredRate) }
+        let (tuned, loweredSize, loweredRate) = try Self.tuned(planner: planner, budget: budget, available: available,
+                                                               lowers: !isChunk)
         let frameRate = loweredRate ?? planner.outputFrameRate
-        var bitrate = budget.videoBitrate(frameRate: frameRate) ?? available
-        tuned.videoBitrate = max(Int(bitrate), 1_000)
         // The budget decides the rate: the planner's "no more than the source spends" clamp
         // would undo it where the picture was made smaller for the budget (BBB at 5 MB: 190 kb/s
         // asked, 116 kb/s given, 25% under the target).
         let tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer, clampsToSource: false)
         let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
-        bitrate = Double(decision.plan.averageVideoBitRate ?? tuned.videoBitrate)
+        var bitrate = Double(decision.plan.averageVideoBitRate ?? tuned.videoBitrate)
         let fixedBytes = budget.audioBytes + budget.containerBytes(frameRate: frameRate)
 
         let stats = try StatsFolder(beside: location.temporaryURL)
@@ -113,7 +93,7 @@ struct TargetSizeJob {
                 continue
             }
             encodes += 1
-            let size = Self.fileSize(location.temporaryURL)
+            let size = FileSize.of(location.temporaryURL)
             attempts.append([Int64(bitrate), size])
             let fits = size <= target
             let improves = best.map { fits ? (!$0.fits || size > $0.size) : (!$0.fits && size < $0.size) } ?? (fits || isChunk)
@@ -148,6 +128,37 @@ struct TargetSizeJob {
         return CompressionResult(url: location.finalURL, analytics: analytics)
     }
 
+    /// The configuration a target-size encode runs with: the budget's average bit rate, no
+    /// content tuning, long keyframe intervals and, when `lowers` and the budget is too small
+    /// for the picture, a smaller picture (then frame rate), which are also returned.
+    static func tuned(
+        planner: CompressionPlanner, budget: TargetSizeBudget, available: Double, lowers: Bool
+    ) throws(ReelError) -> (config: CompressionConfig, loweredSize: Int?, loweredRate: Double?) {
+        var tuned = planner.config
+        tuned.useExplicitBitrate = true
+        tuned.bitrateMode = .average
+        tuned.useAdaptiveBitrate = false
+        tuned.contentAwareOptimization = false
+        // Every keyframe costs bits the size could spend on the picture: a preset's short
+        // interval (the medium preset's 30 frames) gives way to x264's default of 250. On vtest
+        // at 5 MB, SSIM 0.9832 -> 0.9860 for the same bytes.
+        tuned.maxKeyFrameInterval = max(planner.config.maxKeyFrameInterval, minimumKeyFrameInterval)
+        var loweredSize: Int?, loweredRate: Double?
+        if lowers, let picture = planner.source.primaryVideo?.video {
+            let (width, height) = planner.targetVisualSize(picture)
+            let codec = try planner.chooseCodec()
+            let lowered = TargetSizeBudget.lowered(
+                bitrate: available, width: width, height: height, frameRate: planner.outputFrameRate, hevc: codec == .hevc)
+            loweredSize = lowered.longerSide
+            loweredRate = lowered.frameRate
+        }
+        if let loweredSize { tuned.maxLongerDimension = loweredSize }
+        if let loweredRate { tuned.fps = Float(loweredRate) }
+        let frameRate = loweredRate ?? planner.outputFrameRate
+        tuned.videoBitrate = max(Int(budget.videoBitrate(frameRate: frameRate) ?? available), 1_000)
+        return (tuned, loweredSize, loweredRate)
+    }
+
     /// The rate for the next encode, aiming at 99% of the target: from the last two encodes,
     /// the rate their sizes (a straight line in the rate) put there; from one, its rate scaled
     /// by what the video part of the file must become (the audio and container, `fixedBytes`,
@@ -176,7 +187,7 @@ struct TargetSizeJob {
         let result = try CompressionJob(
             source: planner.source, config: presetConfig, reducer: planner.reducer, progress: progress, flag: flag
         ).runEncode(ranges: ranges, location: location, started: started, committing: false)
-        let size = Self.fileSize(location.temporaryURL)
+        let size = FileSize.of(location.temporaryURL)
         guard size <= target else {
             location.discard()
             return nil
@@ -196,10 +207,6 @@ struct TargetSizeJob {
         let fade = planner.config.crossfadeDuration
         let joins = zip(lengths, lengths.dropFirst()).filter { fade > 0 && $0.0 > 2 * fade }.count
         return lengths.reduce(0, +) - Double(joins) * fade
-    }
-
-    static func fileSize(_ url: URL) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     /// `25.0 MB (25000000 bytes)`.

@@ -128,7 +128,7 @@ extension ChunkPlan {
 
     /// The report of a finished assembly.
     private func report(output: URL, receipts: [String: ChunkReceipt]) -> AssemblyReport {
-        let bytes = Self.fileSize(output)
+        let bytes = FileSize.of(output)
         let summaries = chunks.map { chunk in
             let receipt = receipts[String(chunk.index)]
             let chunkBytes = receipt?.bytes ?? 0

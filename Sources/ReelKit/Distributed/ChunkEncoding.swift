@@ -84,7 +84,7 @@ extension ChunkPlan {
         let facts = try chunkFacts(output, job: job)
         let receipt = ChunkReceipt(
             planID: id, job: job.description, file: output.lastPathComponent, frames: facts?.videoFrames ?? 0,
-            bytes: Self.fileSize(output), encodeSeconds: Date().timeIntervalSince(started),
+            bytes: FileSize.of(output), encodeSeconds: Date().timeIntervalSince(started),
             host: ProcessInfo.processInfo.hostName)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -133,9 +133,5 @@ extension ChunkPlan {
             let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
             if let modified, Date().timeIntervalSince(modified) > 600 { try? FileManager.default.removeItem(at: url) }
         }
-    }
-
-    static func fileSize(_ url: URL) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 }
