@@ -95,11 +95,12 @@ extension ChunkPlan {
             // The last chunk holds every picture left (one may start at or after the range's
             // end when the range runs to the source's end).
             let isLast = index == starts.count - 1
-            let inside = { (time: MediaTime) in time >= start && (isLast || time < end) }
-            let mine = pictures.filter(inside)
-            let bytes = zip(timeline.frameTimes, timeline.frameBytes).filter { inside($0.0) }.map(\.1).reduce(0, +)
+            // Both lists are sorted: each chunk takes the slice from its start to its end.
+            let mine = Self.slice(pictures, from: start, to: isLast ? nil : end)
+            let sized = Self.slice(timeline.frameTimes, from: start, to: isLast ? nil : end)
+            let bytes = timeline.frameBytes[sized].reduce(0, +)
             chunks.append(Chunk(index: index, start: start, end: end, outputStart: start - range.start, frames: mine.count,
-                                firstPicture: (mine.first ?? start) - start, startsAtShot: atShot[index], videoBitrate: nil,
+                                firstPicture: (mine.first.map { pictures[$0] } ?? start) - start, startsAtShot: atShot[index], videoBitrate: nil,
                                 sourceBytes: bytes))
         }
         guard settings.sharesBitrate else { return chunks }
@@ -117,5 +118,19 @@ extension ChunkPlan {
             chunks[index].videoBitrate = max(Int((bits * complexity[index] / total / max(seconds, 0.001)).rounded()), 1_000)
         }
         return chunks
+    }
+
+    /// The indices of the sorted `times` from `start` on, up to `end` (excluded) when given.
+    private static func slice(_ times: [MediaTime], from start: MediaTime, to end: MediaTime?) -> Range<Int> {
+        func firstIndex(notBefore time: MediaTime) -> Int {
+            var low = 0, high = times.count
+            while low < high {
+                let middle = (low + high) / 2
+                if times[middle] < time { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let lower = firstIndex(notBefore: start)
+        return lower..<max(lower, end.map(firstIndex(notBefore:)) ?? times.count)
     }
 }
