@@ -21,22 +21,6 @@ import Testing
         return try String(contentsOf: capture, encoding: .utf8)
     }
 
-    /// The darkest and brightest luma of a rectangle of a PNG, by the ffmpeg CLI's signalstats.
-    static func lumaRange(_ image: URL, x: Int, y: Int, width: Int, height: Int) throws -> (Double, Double) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-f", "lavfi", "-i", "movie=\(image.path),crop=\(width):\(height):\(x):\(y),signalstats",
-                             "-show_entries", "frame_tags=lavfi.signalstats.YMIN,lavfi.signalstats.YMAX", "-of", "csv=p=0"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        let values = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Double($0) }
-        try #require(values.count == 2, "\(values)")
-        return (values[0], values[1])
-    }
-
     @Test func theReportLoadsInChromiumWithItsTimelineAndPictures() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -58,8 +42,8 @@ import Testing
         _ = try await Self.chromium(["--screenshot=\(screenshot.path)"], page: page)
         // The timeline sits below the summary (about y 300-500 of 1100 px wide); the key frame
         // below it. Neither may be blank.
-        let timeline = try Self.lumaRange(screenshot, x: 40, y: 320, width: 1000, height: 160)
-        let pictures = try Self.lumaRange(screenshot, x: 40, y: 600, width: 600, height: 300)
+        let timeline = try ImageLuma.range(screenshot, x: 40, y: 320, width: 1000, height: 160)
+        let pictures = try ImageLuma.range(screenshot, x: 40, y: 600, width: 600, height: 300)
         #expect(timeline.1 - timeline.0 > 100, "timeline \(timeline)")
         #expect(pictures.1 - pictures.0 > 100, "pictures \(pictures)")
         let alongside = try await Reel.run(["analyze", "story.mp4", "--report", "analysis.html", "-q"], in: scratch.url)
@@ -90,7 +74,7 @@ import Testing
         #expect(dom.contains("<svg id=\"timeline\"") && dom.contains("id=\"shots\""), "the source's analysis")
         let screenshot = scratch.path("out.png")
         _ = try await Self.chromium(["--screenshot=\(screenshot.path)"], page: page)
-        let chartPixels = try Self.lumaRange(screenshot, x: 40, y: 380, width: 1000, height: 140)
+        let chartPixels = try ImageLuma.range(screenshot, x: 40, y: 380, width: 1000, height: 140)
         #expect(chartPixels.1 - chartPixels.0 > 100, "chart \(chartPixels)")
         let reel = try await Reel.run(["highlights", "story.mp4", "-o", "reel.mp4", "--speed", "ultrafast", "--report", "reel.html", "-q"],
                                 in: scratch.url)

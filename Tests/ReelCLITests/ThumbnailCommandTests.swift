@@ -22,20 +22,6 @@ import Testing
         #expect(again.stderr.contains("clip-thumbnail.jpg: already exists"))
     }
 
-    /// The brightest luma of a rectangle of an image, by the ffmpeg CLI's signalstats.
-    static func brightest(_ image: URL, x: Int, y: Int, width: Int, height: Int) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-f", "lavfi", "-i", "movie=\(image.path),crop=\(width):\(height):\(x):\(y),signalstats",
-                             "-show_entries", "frame_tags=lavfi.signalstats.YMAX", "-of", "csv=p=0"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return try #require(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)))
-    }
-
     /// Sheet tiles carry their times: story's tile at 14 s (black) shows white text in its
     /// lower left corner and stays black beside it. `--every-shot` writes one image per shot.
     @Test func sheetTilesAreTimedAndEveryShotHasAnImage() async throws {
@@ -46,8 +32,8 @@ import Testing
         #expect(sheet.status == 0, "\(sheet.stderr)")
         #expect((try sheet.jsonObject()["times"] as? [Double])?.map { $0.rounded() } == [2, 6, 10, 14, 18, 22])
         // Tiles of 320x180 with a 4 px margin and padding: the fourth starts at (4, 188).
-        let label = try Self.brightest(scratch.path("sheet.png"), x: 10, y: 188 + 150, width: 110, height: 20)
-        let beside = try Self.brightest(scratch.path("sheet.png"), x: 200, y: 188 + 150, width: 100, height: 20)
+        let label = try ImageLuma.range(scratch.path("sheet.png"), x: 10, y: 188 + 150, width: 110, height: 20).brightest
+        let beside = try ImageLuma.range(scratch.path("sheet.png"), x: 200, y: 188 + 150, width: 100, height: 20).brightest
         #expect(label > 200 && beside < 40, "label \(label), beside \(beside)")
         let shots = try await Reel.run(["thumbnail", "story.mp4", "--every-shot", "-o", "shots", "--json"], in: scratch.url)
         #expect(shots.status == 0, "\(shots.stderr)")
