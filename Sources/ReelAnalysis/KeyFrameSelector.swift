@@ -10,9 +10,14 @@ import ReelSupport
 /// centre-surround subject cue), on nothing foreign to the shot being cut by the frame's edge
 /// (`EdgeIntrusion`: a hand reaching in, a passer-by half out of the picture), and on the
 /// engagement level of its segment; frames of the video's recurring looks (appearance groups
-/// with more screen time) get a small bonus.
+/// with more screen time) get a small bonus. Each score is then averaged with the scores of
+/// the samples around it (`steadied`), so the poster comes from a stretch that is good
+/// throughout rather than from one sample that peaks between weaker ones.
 enum KeyFrameSelector {
     static let groupingDistance = 0.07
+    /// How far (seconds) a sample's neighbours count in `steadied`; at the default 6 samples a
+    /// second, the samples on either side count half as much as the sample itself.
+    static let steadySpan = 0.34
 
     static func select(frames: [FrameFeatures], signatures: [[UInt8]], boundaries: [ShotBoundary],
                        segments: [EngagementSegment] = []) -> MediaTime? {
@@ -81,7 +86,29 @@ enum KeyFrameSelector {
                 * (0.7 + 0.3 * level / 9) * (0.85 + 0.15 * recurring) * (0.7 + 0.3 * alive) * wholeness(frame, intrusion: intrusion[index])
             scored.append((index, score))
         }
-        return scored
+        return steadied(scored, in: frames)
+    }
+
+    /// Each score of `scored` (in time order) averaged with its neighbours', weighted by
+    /// closeness in time (1 at the sample, falling to 0 at `steadySpan`). A single sample that
+    /// scores high between weaker ones is usually a transient (in bikes.mp4, one sample of a
+    /// pan past a taxi roof); a poster from a steady stretch looks like its moment.
+    /// Samples left out as candidates (near a cut, in a transition, blank) count as nothing
+    /// rather than zero, so a shot's first and last candidates keep their own level.
+    static func steadied(_ scored: [(index: Int, score: Double)], in frames: [FrameFeatures]) -> [(index: Int, score: Double)] {
+        scored.indices.map { position in
+            let time = frames[scored[position].index].time.seconds
+            var total = 0.0, weights = 0.0
+            var neighbour = position
+            while neighbour > 0, time - frames[scored[neighbour - 1].index].time.seconds < steadySpan { neighbour -= 1 }
+            while neighbour < scored.count, frames[scored[neighbour].index].time.seconds - time < steadySpan {
+                let weight = 1 - abs(frames[scored[neighbour].index].time.seconds - time) / steadySpan
+                total += weight * scored[neighbour].score
+                weights += weight
+                neighbour += 1
+            }
+            return (scored[position].index, weights > 0 ? total / weights : scored[position].score)
+        }
     }
 
     /// Sharp (half against a fixed scale, half against the video's sharper frames), well

@@ -193,6 +193,28 @@ import Testing
         #expect(KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: []) == MediaTime(value: 2, timescale: 10))
     }
 
+    @Test func keyFrameComesFromASteadyStretchNotALonePeak() {
+        // Six samples a second: one sample with a clear subject between weak ones (0.5 s), and
+        // a stretch where every sample shows a slightly weaker subject (1.7-2.3 s).
+        let subjects: [Double] = [0.1, 0.1, 0.1, 1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.8, 0.8, 0.8, 0.8, 0.8]
+        let frames = subjects.enumerated().map { sample, subject in
+            var frame = Self.frame(0, subject: subject)
+            frame.time = MediaTime(value: Int64(sample), timescale: 6)
+            return frame
+        }
+        let signatures = [[UInt8]](repeating: [UInt8](repeating: 100, count: 224), count: frames.count)
+        let scored = KeyFrameSelector.scores(frames: frames, signatures: signatures, boundaries: [], segments: [])
+        let chosen = KeyFrameSelector.best(of: scored, in: frames)
+        #expect(chosen.map { (10...14).contains(Int(($0.seconds * 6).rounded())) } == true, "\(String(describing: chosen))")
+        // Alone, the peak would win: steadying is what moves the choice.
+        let lone = KeyFrameSelector.scores(frames: [frames[3], frames[12]], signatures: [signatures[3], signatures[12]],
+                                           boundaries: [], segments: [])
+        #expect(KeyFrameSelector.best(of: lone, in: [frames[3], frames[12]]) == frames[3].time)
+        // Samples farther apart than the span do not mix.
+        let steadied = KeyFrameSelector.steadied([(0, 1.0), (1, 0.0)], in: [frames[0], frames[9]])
+        #expect(steadied.map(\.score) == [1.0, 0.0])
+    }
+
     @Test func keyFrameComesFromAnEngagingPart() {
         let frames = [Self.frame(1), Self.frame(2), Self.frame(30), Self.frame(31)]
         let signatures = [[UInt8]](repeating: [UInt8](repeating: 100, count: 224), count: 4)
