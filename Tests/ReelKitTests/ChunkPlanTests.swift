@@ -95,6 +95,24 @@ import Testing
         #expect(reason.contains("timestamps jump"))
     }
 
+    @Test func thePlanFindsTheSameShotsWithoutTheFacePass() async throws {
+        // The plan's own analyzer skips the face pass; the cuts must not move for it.
+        let source = try Fixtures.clip("story.mp4")
+        let directory = try Fixtures.scratchDirectory("plan-shots")
+        let config = Harness.fastConfig(in: directory)
+        let withFaces = VideoAnalyzer()
+        let analysis = try await withFaces.analysis(of: try VideoAsset(url: source))
+        let given = try await ChunkPlan.make(for: source, config: config, chunkLength: 2, analysis: analysis)
+        let found = try await ChunkPlan.make(for: source, config: config, chunkLength: 2)
+        #expect(!given.shotStarts.isEmpty)
+        #expect(found.shotStarts == given.shotStarts)
+        #expect(found.chunks.map(\.start) == given.chunks.map(\.start))
+        // An analyzer passed in is the one used.
+        let mine = VideoAnalyzer()
+        _ = try await ChunkPlan.make(for: source, config: config, chunkLength: 2, analyzer: mine)
+        #expect(mine.decodePassCount == 1)
+    }
+
     @Test func everyKeptAudioTrackIsCarried() async throws {
         let (_, report, single) = try await Self.chunkedAndSingle("tracks.mp4", length: 2) { $0.audioTracks = .all }
         let joined = try MediaInfo.probe(report.output)

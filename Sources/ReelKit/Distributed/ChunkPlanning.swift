@@ -6,12 +6,21 @@ import ReelMedia
 import ReelSupport
 
 extension ChunkPlan {
+    /// The analyzer a plan finds its shots with: the defaults without the face pass, which
+    /// takes about a quarter of an analysis and does not move a cut.
+    private static let shotFinder: VideoAnalyzer = {
+        var options = VideoAnalyzer.Options()
+        options.faces = nil
+        return VideoAnalyzer(options: options)
+    }()
+
     /// Plans the encode of `url` with `config` in chunks of about `chunkLength` seconds, cut
-    /// at the shots of `analysis` (analyzed now when `nil`). Only a whole source or one trim
+    /// at the shots of `analysis` (analyzed now when `nil`, by `analyzer`, else by one without
+    /// the face pass: the cuts do not use it). Only a whole source or one trim
     /// (`trimStartTime`/`trimEndTime`) can be chunked; frames are reduced evenly.
     public static func make(
         for url: URL, config: CompressionConfig, chunkLength: Double = 60, analysis: VideoAnalysis? = nil,
-        analyzer: VideoAnalyzer = .shared, progressHandler: (@Sendable (Double) -> Void)? = nil
+        analyzer: VideoAnalyzer? = nil, progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> ChunkPlan {
         guard chunkLength >= 1 else {
             throw .invalidConfiguration("a chunk lasts at least 1 s, got \(chunkLength) s", file: url)
@@ -58,7 +67,8 @@ extension ChunkPlan {
             shots = analysis
         } else {
             let reporter = progress.subrange(from: 0.1, to: 0.95)
-            shots = try await analyzer.analysis(of: try VideoAsset(url: url), progressHandler: { reporter.report($0) })
+            shots = try await (analyzer ?? shotFinder).analysis(of: try VideoAsset(url: url), probed: source,
+                                                                  progressHandler: { reporter.report($0) })
         }
         let toSourceEnd = config.trimEndTime.map { $0 >= duration } ?? true
         let pictures = settings.outputFrameStarts(
