@@ -180,7 +180,11 @@ struct CompressionPlanner {
         guard !ranges.isEmpty else { throw .invalidRanges("the list of ranges is empty") }
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         let duration = MediaTime(seconds: source.duration, timescale: 1_000_000)
-        let slack = MediaTime(value: 1, timescale: 1000)
+        // A range may end up to two source frames past the container's duration and then runs
+        // to the source's end: decoders put the last pictures of an AVI with packed B frames a
+        // frame late, so the analysis's segments (and reels cut from them) end there.
+        let sourceRate = source.primaryVideo?.video.map { $0.frameRate > 0 ? $0.frameRate : 30 } ?? 30
+        let slack = MediaTime(seconds: max(0.001, 2 / sourceRate), timescale: 1_000_000)
         func text(_ range: TimeRange) -> String {
             String(format: "%.3f-%.3f s", range.start.seconds, range.end.seconds)
         }

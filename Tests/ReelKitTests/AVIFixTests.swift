@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReelAnalysis
 @testable import ReelCompression
 @testable import ReelKit
 @testable import ReelMedia
@@ -69,6 +70,30 @@ import Testing
         #expect(source > 0)
         #expect(try decodedFrames(result.url) == source)
         #expect(result.analytics.compressedFrameCount == source)
+    }
+
+    /// The decoder puts an AVI's pictures a frame late, so the analysis's last segment ends
+    /// past the container's duration; a range (a reel) cut from it runs to the source's end
+    /// instead of being refused (Megamind.avi's 8 s reel was "beyond the end").
+    @Test func theAnalysisLastSegmentCompressesToTheLastPicture() async throws {
+        let url = try Fixtures.clip("packed_bframes.avi")
+        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: url))
+        let last = try #require(analysis.segments.last).timeRange
+        let duration = try MediaInfo.probe(url).duration
+        #expect(last.end.seconds > duration)
+        let (fromAnalysis, _, _) = try await Harness.compress("packed_bframes.avi") { $0.trim = .ranges([last]) }
+        let toEnd = TimeRange(start: last.start, end: MediaTime(seconds: duration, timescale: 1000))
+        let (toTheEnd, _, _) = try await Harness.compress("packed_bframes.avi") { $0.trim = .ranges([toEnd]) }
+        #expect(fromAnalysis.analytics.compressedFrameCount > 0)
+        #expect(fromAnalysis.analytics.compressedFrameCount == toTheEnd.analytics.compressedFrameCount)
+        // More than a couple of frames past the end is still refused.
+        let beyond = TimeRange(start: last.start, end: MediaTime(seconds: duration + 0.2, timescale: 1000))
+        let error = await Harness.reelError { _ = try await Harness.compress("packed_bframes.avi") { $0.trim = .ranges([beyond]) } }
+        guard case .invalidRanges(let message) = error else {
+            Issue.record("expected invalidRanges, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains("beyond the end"))
     }
 
     @Test func copiesUnpackedBFramesWithTheirDisplayTimes() async throws {
