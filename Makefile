@@ -12,8 +12,9 @@ DEB_PACKAGES := pkg-config ffmpeg libavformat-dev libavcodec-dev libavutil-dev l
 	libswresample-dev libavfilter-dev libx264-dev libx265-dev \
 	libdlib-dev libblas-dev liblapack-dev libsqlite3-dev
 # Test-only tools: headless Chromium renders the HTML reports (ReportTests); GNU parallel runs
-# the chunked-encode recipe (ChunkedRecipeTests).
-TEST_PACKAGES := chromium parallel
+# the chunked-encode recipe (ChunkedRecipeTests); the DejaVu fonts let ffmpeg's drawtext write
+# the captions CaptionTests looks for.
+TEST_PACKAGES := chromium parallel fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_CLIP := Fixtures/clips/demo.mov
 DEMO_OUT := out/demo-messaging.mp4

@@ -85,7 +85,13 @@ struct AnalysisRun {
         // Scored once: the best sample is the key frame, each segment's best its poster picture
         // (for contact sheets of highlights).
         let posterScores = KeyFrameSelector.scores(frames: frames, signatures: signatures, boundaries: boundaries, segments: scoredSegments)
-        let keyFrame = KeyFrameSelector.best(of: posterScores, in: frames)
+        // Captions are too small to see in the analysis pictures: the best candidates are
+        // decoded again, larger, and looked at.
+        let keyFrame = KeyFrameSelector.best(of: posterScores, in: frames) { time in
+            guard !shouldCancel(), let picture = try? PictureReader.frame(
+                of: source, at: time.seconds - source.startTime, maximumSide: 640) else { return false }
+            return CaptionFinder.hasCaption(picture)
+        }
         var segments = scoredSegments
         var segmentIndex = 0
         for (index, score) in posterScores {

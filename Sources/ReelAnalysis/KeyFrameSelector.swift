@@ -36,6 +36,37 @@ enum KeyFrameSelector {
         return frames[best.index].time
     }
 
+    /// How much less a picture with a caption (`CaptionFinder`) counts as a poster.
+    static let captionPenalty = 0.8
+    /// Pictures decoded at most to look for captions.
+    static let captionChecks = 6
+
+    /// The time of the best of `scored` once captions are seen: candidates are looked at in
+    /// score order, a picture with a caption counting `captionPenalty` of its score, until no
+    /// one left could win (so a caption-free best costs one look). A caption found at a sample
+    /// stands for the samples within half a second. When every candidate has a caption (burned-in
+    /// subtitles), the best of them wins.
+    static func best(of scored: [(index: Int, score: Double)], in frames: [FrameFeatures],
+                     hasCaption: (MediaTime) -> Bool) -> MediaTime? {
+        var winner: (time: MediaTime, score: Double)?
+        var looked: [(time: Double, caption: Bool)] = []
+        for candidate in scored.sorted(by: { $0.score > $1.score }) {
+            if let winner, candidate.score <= winner.score { break }
+            let time = frames[candidate.index].time
+            let caption: Bool
+            if let near = looked.first(where: { abs($0.time - time.seconds) <= 0.5 }) {
+                caption = near.caption
+            } else {
+                guard looked.count < captionChecks else { break }
+                caption = hasCaption(time)
+                looked.append((time.seconds, caption))
+            }
+            let score = candidate.score * (caption ? captionPenalty : 1)
+            if score > winner?.score ?? -1 { winner = (time, score) }
+        }
+        return winner?.time ?? best(of: scored, in: frames)
+    }
+
     /// The poster score of every sample that may be a poster (see the type's summary).
     static func scores(frames: [FrameFeatures], signatures: [[UInt8]], boundaries: [ShotBoundary],
                        segments: [EngagementSegment]) -> [(index: Int, score: Double)] {
