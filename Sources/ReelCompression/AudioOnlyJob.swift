@@ -5,8 +5,9 @@ import ReelSupport
 
 extension VideoCompressor {
     /// Encodes only the sound `config` keeps of `source` (its tracks, codec, rate and channels,
-    /// on the timeline the full compression would give it) into `url`, written under a
-    /// temporary name and renamed when complete: the audio job of a chunked encode.
+    /// on the timeline the full compression would give it), with its text subtitles, into
+    /// `url`, written under a temporary name and renamed when complete: the audio job of a
+    /// chunked encode.
     public func encodeAudio(
         of source: MediaInfo, config: CompressionConfig, to url: URL, progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> URL {
@@ -41,15 +42,16 @@ extension VideoCompressor {
     }
 }
 
-/// The sound a configuration keeps of a source, encoded alone.
+/// The sound (and text subtitles) a configuration keeps of a source, encoded without the picture.
 enum AudioOnlyJob {
-    /// Encodes the audio `planner`'s settings keep, on the full compression's timeline, into `url`.
+    /// Encodes the audio and text subtitles `planner`'s settings keep, on the full
+    /// compression's timeline, into `url`.
     static func encode(
         planner: CompressionPlanner, to url: URL, shouldCancel: @escaping () -> Bool, progress: @escaping (Double) -> Void
     ) throws(ReelError) {
         let decision = try planner.decide(outputPath: url.path, ranges: try planner.keptRanges(), content: nil)
-        guard !decision.plan.audioTracks.isEmpty else {
-            throw .invalidConfiguration("there is no audio to encode (the source has none, or the settings drop it)")
+        guard !decision.plan.audioTracks.isEmpty || !planner.keptSubtitleStreams.isEmpty else {
+            throw .invalidConfiguration("there is no audio or subtitle to encode (the source has none, or the settings drop them)")
         }
         _ = try translatingFailures(source: planner.source.url, output: url) { () throws(MediaFailure) in
             try AudioTranscoder(plan: decision.plan, shouldCancel: shouldCancel, progress: progress).run()

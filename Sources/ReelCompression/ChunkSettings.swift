@@ -27,6 +27,9 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
     public var reducedFrameRate: Double?
     /// Whether the output has sound (encoded once, by the plan's audio job).
     public var keepsAudio: Bool
+    /// Whether the output has text subtitles (carried by the audio job too); `nil` in plans
+    /// made before they were carried.
+    public var keepsSubtitles: Bool?
 
     /// Resolves `config` for `source`: measures the content once (off the cooperative
     /// threads when called from a task) and fixes everything chunks must share.
@@ -79,7 +82,7 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
             sharesBitrate: resolved.useExplicitBitrate && resolved.bitrateMode == .average, twoPassShares: twoPass,
             outputFrameRate: final.outputFrameRate,
             reducedFrameRate: final.reducesFrameRate ? Double(resolved.fps) : nil,
-            keepsAudio: !(try final.keptAudioStreams()).isEmpty)
+            keepsAudio: !(try final.keptAudioStreams()).isEmpty, keepsSubtitles: !final.keptSubtitleStreams.isEmpty)
     }
 
     /// The start of every output picture, on the API's timeline, for pictures starting at

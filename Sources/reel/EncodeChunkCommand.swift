@@ -14,7 +14,7 @@ struct EncodeChunkCommand {
         discussion: """
             Encodes job N of the plan into DIR: a video chunk as chunk-NNNN.mp4 (its own \
             encode, starting with an IDR picture, at the plan's settings) or, for the audio \
-            job (--index audio, or the plan's last index), the whole sound as audio.m4a. The \
+            job (--index audio, or the plan's last index), the whole sound and text subtitles as audio.m4a. The \
             output is written under a temporary name and renamed, then a receipt \
             (chunk-NNNN.json) naming the plan: a retried or duplicated task is harmless. \
             Without --index the index is read from $JOB_COMPLETION_INDEX (a Kubernetes \

@@ -20,7 +20,7 @@ struct PlanCommand {
                 resolved once for every chunk (preset, options, content-aware adjustments, a \
                 target size as a bit rate shared by the chunks' complexity), each chunk's range \
                 and picture count, and an audio job (the last index) that encodes the sound \
-                once. Then run 'reel encode-chunk PLAN --index N -o DIR' for every index, \
+                and the text subtitles once. Then run 'reel encode-chunk PLAN --index N -o DIR' for every index, \
                 anywhere, in any order, and 'reel assemble PLAN --chunks DIR -o OUT'.
                 """,
             examples: [

@@ -123,6 +123,30 @@ import Testing
         #expect(abs(joined.duration - reference.duration) < 0.05)
     }
 
+    /// The subtitle packets (start, duration, size) and the text of `url`'s subtitles.
+    static func subtitles(_ url: URL) throws -> (packets: [String], text: String) {
+        let packets = try Fixtures.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "s", "-show_entries",
+                                                            "packet=pts,duration,size", "-of", "csv=p=0", url.path])
+        let text = try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:s", "-f", "srt", "-"])
+        return (packets.split(separator: "\n").map(String.init), text)
+    }
+
+    @Test(arguments: [true, false])
+    func textSubtitlesAreCarriedByTheAudioJob(withSound: Bool) async throws {
+        let (plan, report, single) = try await Self.chunkedAndSingle("subtitles.mkv", length: 2) {
+            if !withSound { $0.audioBitrate = 0 }
+        }
+        // Without sound the audio job still exists, for the subtitles alone.
+        #expect(plan.audioIndex == plan.chunks.count)
+        let joined = try MediaInfo.probe(report.output)
+        #expect(joined.audioStreams.count == (withSound ? 1 : 0))
+        let chunked = try Self.subtitles(report.output), reference = try Self.subtitles(single)
+        #expect(chunked.packets.count == 6, "\(chunked.packets)")
+        #expect(chunked.packets == reference.packets)
+        #expect(chunked.text == reference.text)
+        #expect(chunked.text.contains("-->"))
+    }
+
     @Test func aTargetSizeIsSharedByComplexityAndKept() async throws {
         let target: Int64 = 350_000
         let (plan, report, _) = try await Self.chunkedAndSingle("story.mp4", length: 6) {

@@ -27,7 +27,8 @@ public struct ChunkPlan: Sendable, Codable, Equatable {
     public var frameCount: Int
     /// The video chunks, in output order; each one's index is its position.
     public var chunks: [Chunk]
-    /// The audio job's index (`chunks.count`), or `nil` when the output has no sound.
+    /// The audio job's index (`chunks.count`), or `nil` when the output has no sound and no
+    /// text subtitles (the audio job carries both).
     public var audioIndex: Int?
     /// Starts of the source's shots (after the first) inside the kept range, in seconds.
     public var shotStarts: [Double]
@@ -141,7 +142,7 @@ public enum ChunkJob: Sendable, Equatable, CustomStringConvertible {
     /// The job named `text` (a chunk number, `audio`, or the audio job's number) in `plan`.
     public init(_ text: String, in plan: ChunkPlan) throws(ReelError) {
         if text == "audio" {
-            guard plan.audioIndex != nil else { throw .invalidConfiguration("the plan has no audio job (the output has no sound)") }
+            guard plan.audioIndex != nil else { throw .invalidConfiguration("the plan has no audio job (the output has no sound or subtitles)") }
             self = .audio
             return
         }

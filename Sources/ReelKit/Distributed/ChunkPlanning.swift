@@ -87,7 +87,7 @@ extension ChunkPlan {
             version: currentVersion, id: "",
             source: SourceFingerprint(path: url.path, size: source.fileSize, duration: source.duration, headSHA256: headHash),
             settings: settings, range: range, chunkLength: chunkLength, frameCount: pictures.count, chunks: chunks,
-            audioIndex: settings.keepsAudio ? chunks.count : nil, shotStarts: shotStarts)
+            audioIndex: settings.keepsAudio || settings.keepsSubtitles == true ? chunks.count : nil, shotStarts: shotStarts)
         plan.id = try plan.contentHash()
         progress.finish()
         return plan

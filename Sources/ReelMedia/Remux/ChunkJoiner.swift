@@ -63,7 +63,7 @@ package struct ChunkJoiner {
     /// milliseconds (0.041708 s becomes 0.041 s), so a single encode's pictures all move by
     /// that rounding. Later chunks start at 0 and move by the same amount to match.
     package var firstChunkDrift: MediaTime = .zero
-    /// The audio job's file, when the output has sound.
+    /// The audio job's file, when the output has sound or text subtitles.
     package var audio: URL?
     package var outputPath: String
     /// Muxer name: `mp4` or `mov`.
@@ -143,12 +143,12 @@ package struct ChunkJoiner {
     }
 }
 
-/// The audio job's packets (every track of its file), handed to the output as the video's
+/// The audio job's packets (every audio and subtitle track of its file), handed to the output as the video's
 /// decode time passes theirs so the muxer's interleaving queue stays short.
 private final class AudioPacketSource {
     private let input: InputFile
-    /// Output stream and time base of each of the file's audio streams.
-    private var streams: [Int: (output: Int, timeBase: AVRational)] = [:]
+    /// Output stream and time base of each of the file's audio and subtitle streams.
+    private var streams: [Int: (output: Int, timeBase: AVRational, text: Bool)] = [:]
     private let output: OutputFile
     private let packet: Packet
     private var waiting = false
@@ -157,18 +157,19 @@ private final class AudioPacketSource {
     init(url: URL, output: OutputFile) throws(MediaFailure) {
         input = try InputFile(url: url)
         for index in 0..<input.streamCount {
-            guard let stream = input.stream(index), stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
+            guard let stream = input.stream(index), let type = stream.pointee.codecpar?.pointee.codec_type,
+                  type == AVMEDIA_TYPE_AUDIO || type == AVMEDIA_TYPE_SUBTITLE else { continue }
             let added = try output.addStream(copying: stream)
             output.copyStreamMetadata(from: stream, to: added)
-            streams[index] = (added, stream.pointee.time_base)
+            streams[index] = (added, stream.pointee.time_base, type == AVMEDIA_TYPE_SUBTITLE)
         }
-        guard !streams.isEmpty else { throw .failed(.demux, "audio stream", "the audio file has no audio stream") }
+        guard !streams.isEmpty else { throw .failed(.demux, "audio stream", "the audio file has no audio or subtitle stream") }
         input.discardStreams(except: Set(streams.keys))
         self.output = output
         packet = try Packet()
     }
 
-    /// Writes every audio packet whose decode time is at or before `seconds`.
+    /// Writes every audio and subtitle packet whose decode time is at or before `seconds`.
     func write(upTo seconds: Double) throws(MediaFailure) {
         while !finished {
             if !waiting {
@@ -185,9 +186,15 @@ private final class AudioPacketSource {
             guard let stream = streams[packet.streamIndex] else { return }
             let time = (packet.dts ?? packet.pts).map { Double($0) * av_q2d(stream.timeBase) } ?? 0
             if time > seconds { return }
+            waiting = false
+            // The empty samples the MP4 muxer put between subtitles (a bare 2-byte length):
+            // the output's muxer puts its own, and copies would double them.
+            if stream.text && packet.size <= 2 {
+                packet.unreference()
+                continue
+            }
             packet.position = -1
             try output.write(packet, streamIndex: stream.output, from: stream.timeBase)
-            waiting = false
         }
     }
 }

@@ -2,8 +2,9 @@ internal import CFFmpeg
 import Foundation
 import ReelSupport
 
-/// Encodes only the sound of a `TranscodePlan`'s ranges, on the timeline the full transcode
-/// would give it: the audio job of a chunked encode, whose pictures are encoded elsewhere.
+/// Encodes only the sound and the text subtitles of a `TranscodePlan`'s ranges, on the
+/// timeline the full transcode would give them: the audio job of a chunked encode, whose
+/// pictures are encoded elsewhere.
 package struct AudioTranscoder {
     let plan: TranscodePlan
     let shouldCancel: () -> Bool
@@ -19,11 +20,15 @@ package struct AudioTranscoder {
     /// Runs the encode; returns the number of audio frames written.
     package func run() throws(MediaFailure) -> Int {
         let indices = plan.audioTracks.map(\.streamIndex)
-        guard let primary = indices.first else {
-            throw .failed(.encode, "audio", "the plan keeps no audio track")
+        let subtitles = try plan.subtitleStreamIndices.map { index throws(MediaFailure) in
+            try SubtitleTrack(source: plan.source, streamIndex: index)
         }
+        guard !indices.isEmpty || !subtitles.isEmpty else {
+            throw .failed(.encode, "audio", "the plan keeps no audio or subtitle track")
+        }
+        let primary = indices.first
         let input = try InputFile.reopen(plan.source, keeping: Set(indices))
-        let sink = try MuxingSink(plan: plan, metadataSource: plan.keepsMetadata ? input : nil, subtitles: [])
+        let sink = try MuxingSink(plan: plan, metadataSource: plan.keepsMetadata ? input : nil, subtitles: subtitles)
         let stages = try plan.audioTracks.indices.map { track throws(MediaFailure) in
             try AudioStage(input: input, track: track, sink: sink)
         }
@@ -33,7 +38,9 @@ package struct AudioTranscoder {
         let reading = try Packet()
         var offset = 0.0
         for (position, range) in plan.ranges.enumerated() {
-            if position > 0 || range.needsSeek { try input.seek(toSeconds: range.start.seconds) }
+            for track in subtitles { track.schedule(range, outputOffset: offset, outputEnd: nil) }
+            try sink.writeSubtitles()
+            if !stages.isEmpty && (position > 0 || range.needsSeek) { try input.seek(toSeconds: range.start.seconds) }
             let isLast = position == plan.ranges.count - 1
             for stage in stages {
                 stage.beginRange(range, outputOffset: offset, fadeIn: position > 0, fadeOut: !isLast,
@@ -49,7 +56,7 @@ package struct AudioTranscoder {
                 defer { reading.unreference() }
                 guard let stage = stageOf[reading.streamIndex] else { continue }
                 try stage.handle(reading)
-                if reading.streamIndex == primary, let stamp = reading.presentationTimestamp,
+                if let primary, reading.streamIndex == primary, let stamp = reading.presentationTimestamp,
                    let stream = input.stream(primary) {
                     let seconds = Double(stamp) * av_q2d(stream.pointee.time_base)
                     progress(min(max(offset + seconds - range.start.seconds, 0) / total, 1))

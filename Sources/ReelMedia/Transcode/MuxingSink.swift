@@ -55,10 +55,11 @@ final class MuxingSink {
         try writeSubtitles()
     }
 
-    /// Adds the audio streams alone and writes the header: an output with no picture (the
-    /// audio job of a chunked encode).
+    /// Adds the audio and subtitle streams alone and writes the header: an output with no
+    /// picture (the audio job of a chunked encode).
     func startWithoutVideo() throws(MediaFailure) {
         for encoder in audioEncoders { audioStreamIndices.append(try output.addStream(for: encoder)) }
+        for track in subtitles { try track.addStream(to: output, keepingTags: metadataSource != nil) }
         if let source = metadataSource {
             for (track, index) in zip(plan.audioTracks, audioStreamIndices) {
                 if let stream = source.stream(track.streamIndex) { output.copyStreamMetadata(from: stream, to: index) }
@@ -66,6 +67,7 @@ final class MuxingSink {
         }
         try output.writeHeader(fastStart: plan.fastStart)
         isReady = true
+        try writeSubtitles()
     }
 
     func writeVideo(_ packet: Packet, timeBase: AVRational) throws(MediaFailure) {
