@@ -8,8 +8,8 @@ import ReelSupport
 /// video's own typical sharpness, well exposed, contrasty, steady), on a subject being present
 /// (a whole face not cut by the frame's edge where the face pass looked, else the
 /// centre-surround subject cue), on nothing foreign to the shot being cut by the frame's edge
-/// (`EdgeIntrusion`: a hand reaching in, a passer-by half out of the picture), and on the
-/// engagement level of its segment; frames of the video's recurring looks (appearance groups
+/// (`EdgeIntrusion`: a hand reaching in, a passer-by half out of the picture), and on coming
+/// from an engaging part (`engaging`); frames of the video's recurring looks (appearance groups
 /// with more screen time) get a small bonus. Each score is then averaged with the scores of
 /// the samples around it (`steadied`), so the poster comes from a stretch that is good
 /// throughout rather than from one sample that peaks between weaker ones.
@@ -109,12 +109,17 @@ enum KeyFrameSelector {
             let frame = frames[index]
             while segmentIndex < segments.count - 1 && segments[segmentIndex].timeRange.end <= frame.time { segmentIndex += 1 }
             let level = segments.isEmpty ? 4.5 : Double(segments[segmentIndex].level)
+            // From an engaging part: a segment at the highlight level (6) or above counts fully,
+            // a calmer one less the calmer it is. Above that level the picture decides: the peak
+            // of the action is seldom the best still (on the trailer, level 9 was the bunny small
+            // in a meadow, level 5 the bunny stepping out of his burrow).
+            let engaging = min(level / Double(HighlightEditing.defaultLevel), 1)
             let recurring = groupOf[index].map { Double(sizes[$0]) / largest } ?? 0
             // Something alive in the picture: a little change left once the camera's movement is
             // undone. An empty landscape just before its character enters has none.
             let alive = min(frame.subjectMotion / 0.008, 1)
             let score = quality(frame, typicalSharpness: typicalSharpness) * (0.35 + 0.65 * subject(frame))
-                * (0.7 + 0.3 * level / 9) * (0.85 + 0.15 * recurring) * (0.7 + 0.3 * alive) * wholeness(frame, intrusion: intrusion[index])
+                * (0.7 + 0.3 * engaging) * (0.85 + 0.15 * recurring) * (0.7 + 0.3 * alive) * wholeness(frame, intrusion: intrusion[index])
             scored.append((index, score))
         }
         return steadied(scored, in: frames)

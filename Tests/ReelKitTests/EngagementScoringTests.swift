@@ -215,6 +215,21 @@ import Testing
         #expect(steadied.map(\.score) == [1.0, 0.0])
     }
 
+    @Test func aboveTheHighlightLevelThePictureDecides() {
+        // A slightly sharper picture at level 6 against a softer one at level 9: the sharper wins
+        // (it lost while every level up to 9 counted); at level 2 it loses.
+        let signatures = [[UInt8]](repeating: [UInt8](repeating: 100, count: 224), count: 2)
+        let frames = [Self.frame(10, sharpness: 0.06), Self.frame(30, sharpness: 0.05)]
+        func segments(_ first: Float) -> [EngagementSegment] {
+            [EngagementSegment(timeRange: TimeRange(start: .zero, end: MediaTime(value: 2, timescale: 1)), level: first,
+                               features: Self.features()),
+             EngagementSegment(timeRange: TimeRange(start: MediaTime(value: 2, timescale: 1), end: MediaTime(value: 4, timescale: 1)),
+                               level: 9, features: Self.features())]
+        }
+        #expect(KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: [], segments: segments(6)) == frames[0].time)
+        #expect(KeyFrameSelector.select(frames: frames, signatures: signatures, boundaries: [], segments: segments(2)) == frames[1].time)
+    }
+
     @Test func keyFrameComesFromAnEngagingPart() {
         let frames = [Self.frame(1), Self.frame(2), Self.frame(30), Self.frame(31)]
         let signatures = [[UInt8]](repeating: [UInt8](repeating: 100, count: 224), count: 4)
