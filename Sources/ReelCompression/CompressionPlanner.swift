@@ -44,7 +44,7 @@ struct CompressionPlanner {
         let encodeWidth = swapped ? visualHeight : visualWidth
         let encodeHeight = swapped ? visualWidth : visualHeight
 
-        let sourceRate = picture.frameRate > 0 ? picture.frameRate : 30
+        let sourceRate = sourceFrameRate
         let target = Double(config.fps)
         let reduces = max(sourceRate, picture.baseFrameRate) > target * 1.001
         let outputRate = reduces ? min(target, sourceRate) : sourceRate
@@ -154,10 +154,15 @@ struct CompressionPlanner {
             needsSeek: start > .zero, endsEarly: config.trimEndTime != nil && clampedEnd < duration)
     }
 
+    /// The source's frame rate (30 when it states none).
+    var sourceFrameRate: Double {
+        source.primaryVideo?.video.map { $0.frameRate > 0 ? $0.frameRate : 30 } ?? 30
+    }
+
     /// The output's frame rate as the plan will choose it (the source's, or the `fps` limit).
     var outputFrameRate: Double {
         guard let picture = source.primaryVideo?.video else { return 30 }
-        let sourceRate = picture.frameRate > 0 ? picture.frameRate : 30
+        let sourceRate = sourceFrameRate
         let target = Double(config.fps)
         return max(sourceRate, picture.baseFrameRate) > target * 1.001 ? min(target, sourceRate) : sourceRate
     }
@@ -183,8 +188,7 @@ struct CompressionPlanner {
         // A range may end up to two source frames past the container's duration and then runs
         // to the source's end: decoders put the last pictures of an AVI with packed B frames a
         // frame late, so the analysis's segments (and reels cut from them) end there.
-        let sourceRate = source.primaryVideo?.video.map { $0.frameRate > 0 ? $0.frameRate : 30 } ?? 30
-        let slack = MediaTime(seconds: max(0.001, 2 / sourceRate), timescale: 1_000_000)
+        let slack = MediaTime(seconds: max(0.001, 2 / sourceFrameRate), timescale: 1_000_000)
         func text(_ range: TimeRange) -> String {
             String(format: "%.3f-%.3f s", range.start.seconds, range.end.seconds)
         }
