@@ -109,6 +109,17 @@ NOT_RUN = "_Not run in this run (select it with `BENCH_ONLY`)._"
 md = []
 goals = []  # (goal, met: bool|None, text)
 
+
+def section_result(name, *goal_names):
+    """RES/NAME.json parsed, or None after marking the section and its goals as not run."""
+    path = os.path.join(RES, name + ".json")
+    if not os.path.exists(path):
+        md.append(NOT_RUN + "\n")
+        goals.extend((goal, None, "not run") for goal in goal_names)
+        return None
+    with open(path) as fh:
+        return json.load(fh)
+
 # ------------------------------------------------------------------ header
 machine = read_lines("machine.txt") or []
 runtime = (read_lines("runtime.txt") or ["?"])[0]
@@ -561,13 +572,8 @@ else:
 # ------------------------------------------------------------------ 7. real footage
 REAL_F1, REAL_AUC = 0.85, 0.95
 md.append("## 7. Real-footage evaluation\n")
-rpath = os.path.join(RES, "realeval.json")
-if not os.path.exists(rpath):
-    md.append(NOT_RUN + "\n")
-    goals.append(("Real footage: highlight F1 >= 0.85, AUC >= 0.95, no repeats, good key frames", None, "not run"))
-else:
-    with open(rpath) as fh:
-        rv = json.load(fh)
+rv = section_result("realeval", "Real footage: highlight F1 >= 0.85, AUC >= 0.95, no repeats, good key frames")
+if rv is not None:
     vids = rv["videos"]
     t = load_times("realeval") or {}
 
@@ -735,14 +741,8 @@ else:
 # ------------------------------------------------------------------ 8. target size
 TS_UNDER = 3.0  # "within 3 % under": -3 % <= error <= 0
 md.append("## 8. Target size: reel --target-size vs the usual ffmpeg recipes\n")
-tpath = os.path.join(RES, "targetsize.json")
-if not os.path.exists(tpath):
-    md.append(NOT_RUN + "\n")
-    goals.append(("Target size: never over the target", None, "not run"))
-    goals.append((f"Target size: within {TS_UNDER:g}% under", None, "not run"))
-else:
-    with open(tpath) as fh:
-        ts = json.load(fh)
+ts = section_result("targetsize", "Target size: never over the target", f"Target size: within {TS_UNDER:g}% under")
+if ts is not None:
     TOOLS = [("reel", "reel"), ("ffmpeg2pass", "ffmpeg 2-pass"), ("ffmpegvbv", "ffmpeg 1-pass VBV")]
 
     def ts_rel(s):
@@ -918,14 +918,8 @@ else:
 # ------------------------------------------------------------------ 9. target quality
 TQ_SAVING = 0.15  # at equal mean and 5th-percentile SSIM, at least 15% fewer video bytes
 md.append("## 9. Target quality: reel --target-quality vs one fixed CRF\n")
-qpath = os.path.join(RES, "targetquality.json")
-if not os.path.exists(qpath):
-    md.append(NOT_RUN + "\n")
-    goals.append(("Target quality: mean SSIM within 0.002 of the target", None, "not run"))
-    goals.append(("Target quality: >= 15% fewer video bytes than a fixed CRF at equal mean and p5 SSIM", None, "not run"))
-else:
-    with open(qpath) as fh:
-        tq = json.load(fh)
+tq = section_result("targetquality", "Target quality: mean SSIM within 0.002 of the target", "Target quality: >= 15% fewer video bytes than a fixed CRF at equal mean and p5 SSIM")
+if tq is not None:
     md.append(
         f"`Benchmarks/targetquality/bench.py`: `reel compress IN --end S --target-quality ssim:{tq['target']:g}` "
         "(shots from the analyzer, each sampled at CRF 20/27/34 and encoded at the largest CRF reaching the target; "
@@ -967,14 +961,9 @@ else:
                   ", ".join(f"{n} {v * 100:+.1f}%" for n, v in met) or "no result"))
 
 md.append("## 10. Chunked encoding: reel plan / encode-chunk / assemble vs one encode\n")
-cpath = os.path.join(RES, "chunked.json")
 CH_SIZE = 0.01  # chunking costs under 1% size at equal SSIM
-if not os.path.exists(cpath):
-    md.append(NOT_RUN + "\n")
-    goals.append(("Chunked: under 1% larger, SSIM within 0.0002, the same picture times", None, "not run"))
-else:
-    with open(cpath) as fh:
-        ch = json.load(fh)
+ch = section_result("chunked", "Chunked: under 1% larger, SSIM within 0.0002, the same picture times")
+if ch is not None:
     md.append("Each clip: one `reel compress --preset medium`, then `reel plan --preset medium --chunk LENGTH`, every job by 1 and by 2 local workers "
               "(GNU parallel), `reel assemble`. Modelled wall for N machines: plan + the busiest machine's jobs "
               "(largest first onto the least loaded) + assemble, with the jobs' own encode times from their receipts "
