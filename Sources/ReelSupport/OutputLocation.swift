@@ -14,29 +14,39 @@ package struct OutputLocation: Sendable {
         return directory.appendingPathComponent("\(base)_compressed_\(unique).\(fileExtension)")
     }
 
-    /// Checks that `finalURL` can be written for `source` (not the source itself, a file URL in
-    /// a writable directory, created when missing) and picks the temporary name beside it.
-    package static func resolve(for source: URL, finalURL: URL) throws(ReelError) -> OutputLocation {
+    /// Checks, without touching the disk, that `finalURL` can be written for `source`: not the
+    /// source itself, a file URL, no directory in its way, and its directory writable (or, when
+    /// missing, creatable: its nearest existing ancestor is a writable directory).
+    package static func check(for source: URL, finalURL: URL) throws(ReelError) {
         guard finalURL.isFileURL else { throw .invalidOutputPath(finalURL, reason: "not a file URL") }
         if samePath(finalURL, source) { throw .outputEqualsSource(source) }
-        let directory = finalURL.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .invalidOutputPath(finalURL, reason: "\(directory.path) is not a directory") }
-        } else {
+        if FileManager.default.fileExists(atPath: finalURL.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .invalidOutputPath(finalURL, reason: "a directory is in the way")
+        }
+        var directory = finalURL.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { break }
+            directory = parent
+        }
+        guard isDirectory.boolValue else { throw .invalidOutputPath(finalURL, reason: "\(directory.path) is not a directory") }
+        guard FileManager.default.isWritableFile(atPath: directory.path) else {
+            throw .invalidOutputPath(finalURL, reason: "\(directory.path) is not writable")
+        }
+    }
+
+    /// Checks that `finalURL` can be written for `source` (`check(for:finalURL:)`), creates its
+    /// directory when missing, and picks the temporary name beside it.
+    package static func resolve(for source: URL, finalURL: URL) throws(ReelError) -> OutputLocation {
+        try check(for: source, finalURL: finalURL)
+        let directory = finalURL.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: directory.path) {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
                 throw .invalidOutputPath(finalURL, reason: "cannot create \(directory.path)")
             }
-        }
-        guard FileManager.default.isWritableFile(atPath: directory.path) else {
-            throw .invalidOutputPath(finalURL, reason: "\(directory.path) is not writable")
-        }
-        var existingIsDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: finalURL.path, isDirectory: &existingIsDirectory),
-           existingIsDirectory.boolValue {
-            throw .invalidOutputPath(finalURL, reason: "a directory is in the way")
         }
         let temporaryName = ".\(finalURL.lastPathComponent).reel-tmp-\(UUID().uuidString.prefix(8).lowercased())"
         return OutputLocation(finalURL: finalURL, temporaryURL: directory.appendingPathComponent(temporaryName))
@@ -63,5 +73,16 @@ package struct OutputLocation: Sendable {
         let left = lhs.standardizedFileURL.resolvingSymlinksInPath().path
         let right = rhs.standardizedFileURL.resolvingSymlinksInPath().path
         return left == right
+    }
+}
+
+/// Output checks for apps and the command line, run before any work so that a bad output path
+/// fails at once rather than after a long analysis or encode.
+public enum OutputCheck {
+    /// Throws `ReelError.invalidOutputPath` (or `.outputEqualsSource`) when `output` cannot be
+    /// written as an output of `source`: it is the source, a directory is in its way, or its
+    /// directory is not writable (nor creatable). Touches nothing on disk.
+    public static func requireWritable(_ output: URL, for source: URL) throws(ReelError) {
+        try OutputLocation.check(for: source, finalURL: output)
     }
 }
