@@ -25,7 +25,7 @@ ALL=(
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts damaged_keyframe.mp4
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
-  sparse_rgb.avi chunked.mp4
+  sparse_rgb.avi chunked.mp4 anamorphic.mpg
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -165,6 +165,12 @@ mk_rotated90_mp4() { mk_rotated90 "$1"; }
 mk_odd_dims_mkv() {
   "${FF[@]}" -f lavfi -i "testsrc2=s=321x241:r=25:d=2,format=rgb24" -f lavfi -i "$(mono_tone 2 44100)" \
     -c:v ffv1 -pix_fmt yuv420p -c:a flac "${BITEXACT[@]}" "$1"
+}
+
+# A DVD-like MPEG-2 program stream, 720x480 shown at 16:9 (pixels 32:27, wider than tall), 2 s.
+mk_anamorphic_mpg() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=720x480:r=30000/1001:d=2" -f lavfi -i "$(mono_tone 2)" \
+    -c:v mpeg2video -q:v 4 -aspect 16:9 -c:a mp2 -b:a 192k -f mpeg "${BITEXACT[@]}" "$1"
 }
 
 mk_hdr() { # $1 out, $2 transfer

@@ -57,7 +57,8 @@ struct CompressionPlanner {
         let rotatedWidth = rotatesPixels && rotation % 180 != 0 ? picture.height : picture.width
         let rotatedHeight = rotatesPixels && rotation % 180 != 0 ? picture.width : picture.height
         if encodeWidth != rotatedWidth || encodeHeight != rotatedHeight {
-            filters.append("scale=\(encodeWidth):\(encodeHeight):flags=bicubic")
+            // Square pixels: scale would otherwise set an aspect that makes up for even rounding.
+            filters.append("scale=\(encodeWidth):\(encodeHeight):flags=bicubic,setsar=1")
         }
         if let denoise = config.preprocessing.noiseReduction.filter { filters.append(denoise) }
         if let levels = config.preprocessing.autoLevelsFilter { filters.append(levels) }
@@ -232,19 +233,24 @@ struct CompressionPlanner {
         return AudioEncoderSettings(encoderName: encoder, sampleRate: sampleRate, channels: channels, bitRate: bitRate)
     }
 
-    /// The visible size after `maxLongerDimension`: aspect kept, even, never larger than the source.
+    /// The visible size after `maxLongerDimension`: aspect kept, both sides even, never larger
+    /// than the source. A picture made smaller gets square pixels (`decide` follows its scale
+    /// with `setsar=1`), sized on the source's displayed aspect: 1280x720 at 758 is 758x426,
+    /// not 758x426 with pixels of 1136:1137; an anamorphic source keeps its stored size and
+    /// pixel shape unless it is made smaller.
     func targetVisualSize(_ picture: VideoStreamInfo) -> (Int, Int) {
-        let width = picture.visualWidth, height = picture.visualHeight
-        let longer = max(width, height)
-        let limit = min(config.maxLongerDimension ?? longer, longer)
-        let scale = Double(limit) / Double(max(longer, 1))
+        let stored = (width: Double(picture.visualWidth), height: Double(picture.visualHeight))
+        let shown = picture.squarePixelVisualSize
+        let limit = config.maxLongerDimension.map(Double.init)
+        let base = if let limit, picture.pixelAspectRatio != nil, limit < max(shown.width, shown.height) { shown } else { stored }
+        let longer = max(base.width, base.height)
+        let side = min(limit ?? longer, longer)
+        let scale = side / max(longer, 1)
         func even(_ value: Double) -> Int { max(2, Int(value) / 2 * 2) }
-        if width >= height {
-            let outWidth = even(Double(limit))
-            return (outWidth, even((Double(height) * scale).rounded()))
+        if base.width >= base.height {
+            return (even(side), even((base.height * scale).rounded()))
         }
-        let outHeight = even(Double(limit))
-        return (even((Double(width) * scale).rounded()), outHeight)
+        return (even((base.width * scale).rounded()), even(side))
     }
 
     /// How a bit rate scales from the source's pixel rate to a smaller output's: the ratio of

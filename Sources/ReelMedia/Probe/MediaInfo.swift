@@ -133,6 +133,18 @@ public struct VideoStreamInfo: Sendable, Codable, Equatable {
     public var color: ColorInfo
     /// HDR mastering display and content light metadata, when the stream declares them.
     public var hdr: HDRMetadata?
+    /// How much wider than tall a stored pixel is shown (the sample aspect ratio, e.g. 32/27 for
+    /// widescreen NTSC DVD); `nil` for square pixels or when the file does not say.
+    public var pixelAspectRatio: Double? = nil
+
+    /// The displayed size after rotation with the pixels made square: `visualWidth` and
+    /// `visualHeight`, the side the stored width becomes stretched by `pixelAspectRatio`.
+    public var squarePixelVisualSize: (width: Double, height: Double) {
+        let aspect = pixelAspectRatio ?? 1
+        return rotation % 180 == 0
+            ? (Double(visualWidth) * aspect, Double(visualHeight))
+            : (Double(visualWidth), Double(visualHeight) * aspect)
+    }
 }
 
 /// Color description of a video stream, as FFmpeg names it.

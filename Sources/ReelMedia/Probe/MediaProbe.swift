@@ -159,7 +159,14 @@ enum MediaProbe {
                 transfer: name(av_color_transfer_name(parameters.color_trc), unspecified: parameters.color_trc == AVCOL_TRC_UNSPECIFIED),
                 matrix: name(av_color_space_name(parameters.color_space), unspecified: parameters.color_space == AVCOL_SPC_UNSPECIFIED),
                 range: name(av_color_range_name(parameters.color_range), unspecified: parameters.color_range == AVCOL_RANGE_UNSPECIFIED)),
-            hdr: input.hdrMetadata(ofStream: index))
+            hdr: input.hdrMetadata(ofStream: index),
+            pixelAspectRatio: pixelAspect(av_guess_sample_aspect_ratio(input.context, stream, nil)))
+    }
+
+    /// A sample aspect ratio as a number, `nil` when square or unknown (0/1).
+    private static func pixelAspect(_ ratio: AVRational) -> Double? {
+        guard ratio.num > 0, ratio.den > 0, ratio.num != ratio.den else { return nil }
+        return Double(ratio.num) / Double(ratio.den)
     }
 
     /// The packets of stream `index` in one pass over the file (no decoding), then back to the start.
