@@ -14,9 +14,10 @@ package struct OutputLocation: Sendable {
         return directory.appendingPathComponent("\(base)_compressed_\(unique).\(fileExtension)")
     }
 
-    /// Checks, without touching the disk, that `finalURL` can be written for `source`: not the
-    /// source itself, a file URL, no directory in its way, and its directory writable (or, when
-    /// missing, creatable: its nearest existing ancestor is a writable directory).
+    /// Checks that `finalURL` can be written for `source`: not the source itself, a file URL, no
+    /// directory in its way, and its directory writable (or, when missing, creatable: its
+    /// nearest existing ancestor is a writable directory), by creating and removing a hidden
+    /// file there. Creates nothing that stays: no folder, no output.
     package static func check(for source: URL, finalURL: URL) throws(ReelError) {
         guard finalURL.isFileURL else { throw .invalidOutputPath(finalURL, reason: "not a file URL") }
         if samePath(finalURL, source) { throw .outputEqualsSource(source) }
@@ -34,6 +35,15 @@ package struct OutputLocation: Sendable {
         guard FileManager.default.isWritableFile(atPath: directory.path) else {
             throw .invalidOutputPath(finalURL, reason: "\(directory.path) is not writable")
         }
+        // Permissions do not tell everything (root passes them on read-only mounts and /proc):
+        // a file is created and removed at once.
+        let probe = directory.appendingPathComponent(".reel-write-check-\(UUID().uuidString.prefix(8).lowercased())")
+        let descriptor = open(probe.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else {
+            throw .invalidOutputPath(finalURL, reason: "\(directory.path) is not writable: \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+        unlink(probe.path)
     }
 
     /// Checks that `finalURL` can be written for `source` (`check(for:finalURL:)`), creates its
@@ -81,7 +91,7 @@ package struct OutputLocation: Sendable {
 public enum OutputCheck {
     /// Throws `ReelError.invalidOutputPath` (or `.outputEqualsSource`) when `output` cannot be
     /// written as an output of `source`: it is the source, a directory is in its way, or its
-    /// directory is not writable (nor creatable). Touches nothing on disk.
+    /// directory is not writable (nor creatable). Leaves nothing on disk.
     public static func requireWritable(_ output: URL, for source: URL) throws(ReelError) {
         try OutputLocation.check(for: source, finalURL: output)
     }
