@@ -64,7 +64,7 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
             // is encoded once here and its real size taken out of the budget.
             budget.measuredAudioBytes = try measuredAudioBytes(planner: planner, shouldCancel: shouldCancel)
             guard let available = budget.videoBitrate(frameRate: planner.outputFrameRate) else {
-                throw .invalidConfiguration("a target of \(target) bytes cannot be met: the audio and the container alone take it",
+                throw .invalidConfiguration(budget.unreachableReason(target: target, frameRate: planner.outputFrameRate),
                                             file: source.url)
             }
             resolved.targetFileSize = nil

@@ -9,11 +9,25 @@ public struct CompressionResult: Sendable, Equatable, Codable {
     public var url: URL
     /// Measurements of the source and the output.
     public var analytics: CompressionAnalytics
+    /// What a planned trim worked its ranges out from (ReelKit's `analysis` reads a highlight
+    /// reel's, so a caller can show it without analyzing again); `nil` for other trims. Not
+    /// encoded, and not compared by `==`.
+    public var trimBasis: (any TrimBasis)?
 
     /// Creates a result (for mocks; compressions make their own).
-    public init(url: URL, analytics: CompressionAnalytics) {
+    public init(url: URL, analytics: CompressionAnalytics, trimBasis: (any TrimBasis)? = nil) {
         self.url = url
         self.analytics = analytics
+        self.trimBasis = trimBasis
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case url, analytics
+    }
+
+    /// Equal when the files and their measurements are (`trimBasis` aside).
+    public static func == (lhs: CompressionResult, rhs: CompressionResult) -> Bool {
+        lhs.url == rhs.url && lhs.analytics == rhs.analytics
     }
 }
 
@@ -55,8 +69,12 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     public var compressedFileSize: Int64
     /// `originalFileSize / compressedFileSize`; higher is better.
     public var compressionRatio: Double
-    /// Wall-clock seconds the compression took.
+    /// Wall-clock seconds the compression took, from the start of its planning (a highlight
+    /// reel's analysis included) to the finished output.
     public var processingTime: TimeInterval
+    /// The part of `processingTime` spent planning: a highlight reel's analysis, a target
+    /// quality's shot detection, the probe. `nil` in results made before it was recorded.
+    public var planningTime: TimeInterval? = nil
     /// The source's visible dimensions (rotation applied).
     public var originalDimensions: VideoDimensions
     /// The output's coded dimensions (before any rotation matrix).

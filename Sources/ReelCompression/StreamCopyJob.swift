@@ -5,13 +5,14 @@ import ReelSupport
 
 /// The lossless path of a compression: ranges snapped to keyframes, packets copied unchanged.
 struct StreamCopyJob {
-    /// The job's planner: its source and config.
-    let planner: CompressionPlanner
-    /// The ranges asked for, before snapping.
-    let requested: [ClosedSourceRange]
+    let plan: CompressionPlan
     let location: OutputLocation
-    let progress: ProgressReporter
+    let progress: CompressionProgress
     let flag: CancellationFlag
+
+    private var planner: CompressionPlanner { plan.planner }
+    /// The ranges asked for, before snapping.
+    private var requested: [ClosedSourceRange] { plan.ranges }
 
     func run(started: Date) throws(ReelError) -> CompressionResult {
         let info = planner.source, config = planner.config, source = info.url

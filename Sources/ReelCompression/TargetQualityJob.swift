@@ -9,13 +9,15 @@ import ReelSupport
 /// one output, at the largest rate factor its sample says reaches the target, each starting a
 /// closed group of pictures. Audio is encoded once, continuous.
 struct TargetQualityJob {
-    let planner: CompressionPlanner
-    let ranges: [ClosedSourceRange]
-    /// Shot starts on the API's timeline (from the config's shot planner), or empty.
-    let shotStarts: [Double]
+    let plan: CompressionPlan
     let location: OutputLocation
-    let progress: ProgressReporter
+    let progress: CompressionProgress
     let flag: CancellationFlag
+
+    var planner: CompressionPlanner { plan.planner }
+    var ranges: [ClosedSourceRange] { plan.ranges }
+    /// Shot starts on the API's timeline (from the config's shot planner), or empty.
+    private var shotStarts: [Double] { plan.shotStarts }
 
     /// Rate factors each sample is encoded at.
     static let sampleRateFactors: [Double] = [20, 27, 34]

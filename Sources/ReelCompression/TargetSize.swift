@@ -75,9 +75,9 @@ struct TargetSizeBudget {
         return Double(bitRate) / 8 * duration * 1.02
     }
 
-    /// A chunk of a chunked encode: video alone, in a container whose real size is counted
-    /// (`chunkContainerBytes`), so its share of the budget goes to its pictures.
-    var isChunk = false
+    /// Whether the output holds the video alone (a chunk of a chunked encode), in a container
+    /// whose real size is counted (`chunkContainerBytes`), so its share goes to its pictures.
+    var videoOnly = false
 
     /// What a video-only MP4 of `frames` pictures really spends on its container: about 1 kB
     /// and 13 bytes a picture (6.5 to 6.7 kB measured for 450 pictures with B frames).
@@ -86,7 +86,7 @@ struct TargetSizeBudget {
     /// Bytes of the container itself: headers and the index, about 12 bytes a video frame
     /// and 8 an audio frame.
     func containerBytes(frameRate: Double) -> Double {
-        if isChunk { return Self.chunkContainerBytes(frames: duration * frameRate) }
+        if videoOnly { return Self.chunkContainerBytes(frames: duration * frameRate) }
         let audioFrames = Double((try? planner.keptAudioStreams())?.count ?? 0) * duration * 48_000 / 1024
         return 8_192 + duration * frameRate * 12 + audioFrames * 8
     }
@@ -97,6 +97,19 @@ struct TargetSizeBudget {
         let left = Double(targetBytes) * Self.aim - audioBytes - containerBytes(frameRate: frameRate)
         guard duration > 0, left > 0 else { return nil }
         return left * 8 / duration
+    }
+
+    /// Why a target of `target` bytes leaves nothing for the picture, naming only what the
+    /// output holds: the container, and the audio when there is any.
+    func unreachableReason(target: Int64, frameRate: Double) -> String {
+        let container = containerBytes(frameRate: frameRate), audio = audioBytes
+        let given = "a target of \(TargetSizeJob.describe(target)) cannot be met: "
+        guard audio > 0 else {
+            return given + "the container alone takes \(TargetSizeJob.describe(Int64(container))) "
+                + "(its headers and index for \(Int((duration * frameRate).rounded())) pictures); give a larger target"
+        }
+        return given + "the audio and the container alone take \(TargetSizeJob.describe(Int64(audio + container))) "
+            + "(leave the audio out or lower its bit rate)"
     }
 
     /// The picture's longer side and frame rate that `bitrate` can carry at the bits-per-pixel

@@ -1,5 +1,4 @@
 import Foundation
-import ReelFrameReduction
 import ReelMedia
 import ReelSupport
 
@@ -9,16 +8,19 @@ import ReelSupport
 /// over the target, or more than 3% under it, is encoded again (see `nextBitrate`), at most
 /// twice; the largest result within the target is kept, and when none is, the job fails: the
 /// result is never larger than the target.
+///
+/// A chunk of a chunked encode (`CompressionPlan.Purpose.chunk`) keeps the picture size and
+/// frame rate its plan fixed (the budget never lowers them), never uses the preset's result
+/// instead, and keeps its smallest output when none fits.
 struct TargetSizeJob {
-    let planner: CompressionPlanner
-    let ranges: [ClosedSourceRange]
+    let plan: CompressionPlan
     let location: OutputLocation
-    let progress: ProgressReporter
+    let progress: CompressionProgress
     let flag: CancellationFlag
-    /// A chunk of a chunked encode: the picture size and frame rate the plan fixed are kept
-    /// (the budget never lowers them) and the preset is never used instead, so every chunk
-    /// is encoded alike.
-    var isChunk = false
+
+    private var planner: CompressionPlanner { plan.planner }
+    private var ranges: [ClosedSourceRange] { plan.ranges }
+    private var isChunk: Bool { plan.isChunk }
 
     /// The shortest keyframe interval a target size uses, in frames (x264's default).
     static let minimumKeyFrameInterval = 250
@@ -34,12 +36,9 @@ struct TargetSizeJob {
         }
         let target = limit.bytes(forSourceOf: source.fileSize)
         var budget = TargetSizeBudget(planner: planner, targetBytes: target, duration: outputDuration)
-        budget.isChunk = isChunk
+        budget.videoOnly = isChunk
         guard target > 0, let available = budget.videoBitrate(frameRate: planner.outputFrameRate) else {
-            throw .invalidConfiguration(
-                "a target of \(Self.describe(target)) cannot be met: the audio and the container alone take "
-                    + "\(Self.describe(Int64(budget.audioBytes + budget.containerBytes(frameRate: planner.outputFrameRate))))"
-                    + " (leave the audio out or lower its bit rate)", file: url)
+            throw .invalidConfiguration(budget.unreachableReason(target: target, frameRate: planner.outputFrameRate), file: url)
         }
         if !isChunk, let kept = try presetResultIfItFits(target: target, videoBitrate: available, started: started) { return kept }
 
@@ -184,9 +183,9 @@ struct TargetSizeJob {
         guard let cap = probe.plan.maximumVideoBitRate, Double(cap) <= videoBitrate else { return nil }
         var presetConfig = planner.config
         presetConfig.targetFileSize = nil
-        let result = try CompressionJob(
-            source: planner.source, config: presetConfig, reducer: planner.reducer, progress: progress, flag: flag
-        ).runEncode(ranges: ranges, location: location, started: started, committing: false)
+        let presetPlanner = CompressionPlanner(source: planner.source, config: presetConfig, reducer: planner.reducer)
+        let result = try CompressionJob.encode(planner: presetPlanner, ranges: ranges, location: location, progress: progress,
+                                               flag: flag, started: started, committing: false)
         let size = FileSize.of(location.temporaryURL)
         guard size <= target else {
             location.discard()

@@ -1,7 +1,5 @@
 import Foundation
 import ReelMedia
-import ReelFrameReduction
-import ReelMedia
 import ReelSupport
 
 /// Which parts of a source a compression keeps.
@@ -37,8 +35,42 @@ public protocol TrimPlanner: Sendable {
     func ranges(
         of source: MediaInfo, progressHandler: @escaping @Sendable (Double) -> Void
     ) async throws(ReelError) -> [TimeRange]
+    /// The ranges of `source` to keep and what they were worked out from (a highlight reel's
+    /// analysis), for plans and results that show it. By default, `ranges(of:progressHandler:)`
+    /// with no basis.
+    func plan(
+        of source: MediaInfo, progressHandler: @escaping @Sendable (Double) -> Void
+    ) async throws(ReelError) -> PlannedTrim
     /// Whether `other` plans the same ranges (so `CompressionConfig` stays `Equatable`).
     func isEqual(to other: any TrimPlanner) -> Bool
+}
+
+extension TrimPlanner {
+    /// The planner's ranges, with no basis.
+    public func plan(
+        of source: MediaInfo, progressHandler: @escaping @Sendable (Double) -> Void
+    ) async throws(ReelError) -> PlannedTrim {
+        PlannedTrim(ranges: try await ranges(of: source, progressHandler: progressHandler))
+    }
+}
+
+/// What a `TrimPlanner` worked its ranges out from, carried by the plan and the result so that
+/// callers can show it without working it out again (ReelKit's `VideoAnalysis` is one: a
+/// highlight reel's plan and result have its `analysis`).
+public protocol TrimBasis: Sendable {}
+
+/// A trim planner's answer: the ranges to keep, in output order, and what they came from.
+public struct PlannedTrim: Sendable {
+    /// The source ranges to keep, in output order (times from the container's start).
+    public var ranges: [TimeRange]
+    /// What the ranges were worked out from, when the planner offers it.
+    public var basis: (any TrimBasis)?
+
+    /// Creates a planned trim.
+    public init(ranges: [TimeRange], basis: (any TrimBasis)? = nil) {
+        self.ranges = ranges
+        self.basis = basis
+    }
 }
 
 extension TrimPlanner where Self: Equatable {

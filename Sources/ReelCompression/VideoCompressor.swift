@@ -37,19 +37,15 @@ public final class VideoCompressor: Sendable {
         progressHandler: (@Sendable (Double) -> Void)? = nil,
         stageHandler: (@Sendable (CompressionStage) -> Void)? = nil
     ) async throws(ReelError) -> CompressionResult {
-        do throws(ReelError) {
-            try config.validate()
-        } catch {
-            throw error.naming(source: source)
-        }
+        let validated = try Self.validated(config, for: source)
         let info = try await probe(source)
-        return try await compressVideo(info, config: config, frameReducer: frameReducer, progressHandler: progressHandler,
+        return try await compressVideo(info, config: validated, frameReducer: frameReducer, progressHandler: progressHandler,
                                        stageHandler: stageHandler)
     }
 
     /// Probes `source` as a compression does, off Swift's cooperative threads. Pass the result
-    /// to `compressVideo(_:config:frameReducer:progressHandler:)` to plan with its facts (the
-    /// kept duration, say) without probing the file twice.
+    /// to `compressVideo(_:config:frameReducer:progressHandler:)` or `plan` to work with its
+    /// facts (the kept duration, say) without probing the file twice.
     public func probe(_ source: URL) async throws(ReelError) -> MediaInfo {
         try await tracked { flag throws(ReelError) in
             try await BlockingWork.run(flag: flag) { () throws(ReelError) in try MediaInfo.probe(source) }
@@ -66,14 +62,72 @@ public final class VideoCompressor: Sendable {
         progressHandler: (@Sendable (Double) -> Void)? = nil,
         stageHandler: (@Sendable (CompressionStage) -> Void)? = nil
     ) async throws(ReelError) -> CompressionResult {
+        try await compressVideo(source, config: try Self.validated(config, for: source.url), frameReducer: frameReducer,
+                                progressHandler: progressHandler, stageHandler: stageHandler)
+    }
+
+    /// Compresses the probed `source` with settings checked once (`CompressionConfig.validated()`),
+    /// as a batch does for each of its files: plans, then runs the plan, in one progress.
+    public func compressVideo(
+        _ source: MediaInfo,
+        config: ValidatedConfig,
+        frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
+        progressHandler: (@Sendable (Double) -> Void)? = nil,
+        stageHandler: (@Sendable (CompressionStage) -> Void)? = nil
+    ) async throws(ReelError) -> CompressionResult {
+        let progress = CompressionProgress(progressHandler, stages: stageHandler)
+        let share: Double
+        if case .planned(let planner) = config.config.trim { share = min(max(planner.progressShare, 0), 1) } else { share = 0 }
         do throws(ReelError) {
-            try config.validate()
             return try await tracked { flag throws(ReelError) in
-                try await run(source, config: config, reducer: frameReducer, flag: flag, progressHandler: progressHandler,
-                              stageHandler: stageHandler)
+                let plan = try await CompressionPlan.make(
+                    source, config: config, reducer: frameReducer, purpose: .file,
+                    progress: progress.subrange(from: 0, to: share), flag: flag)
+                return try await run(plan, progress: progress.subrange(from: share, to: 1), flag: flag)
             }
         } catch {
             throw error.naming(source: source.url)
+        }
+    }
+
+    /// Plans the compression of `source` without encoding anything: checks the settings and the
+    /// output, probes the file, runs a planned trim (a highlight reel's analysis) and fixes the
+    /// kept ranges. Show it (a dry run), or run it with `compress(_:progressHandler:stageHandler:)`.
+    /// `progressHandler` follows the planning alone.
+    public func plan(
+        _ source: URL,
+        config: CompressionConfig,
+        frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
+        progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> CompressionPlan {
+        let validated = try Self.validated(config, for: source)
+        return try await plan(try await probe(source), config: validated, frameReducer: frameReducer,
+                              progressHandler: progressHandler)
+    }
+
+    /// Plans the compression of the probed `source` with settings checked once.
+    public func plan(
+        _ source: MediaInfo,
+        config: ValidatedConfig,
+        frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
+        progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> CompressionPlan {
+        try await plan(source, config: config, reducer: frameReducer, purpose: .file, progress: CompressionProgress(progressHandler, stages: nil))
+    }
+
+    /// Runs `plan` (from `plan(_:config:frameReducer:progressHandler:)`): encodes, or copies,
+    /// its kept ranges into its output. The result's `processingTime` includes the planning.
+    public func compress(
+        _ plan: CompressionPlan,
+        progressHandler: (@Sendable (Double) -> Void)? = nil,
+        stageHandler: (@Sendable (CompressionStage) -> Void)? = nil
+    ) async throws(ReelError) -> CompressionResult {
+        do throws(ReelError) {
+            return try await tracked { flag throws(ReelError) in
+                try await run(plan, progress: CompressionProgress(progressHandler, stages: stageHandler), flag: flag)
+            }
+        } catch {
+            throw error.naming(source: plan.source.url)
         }
     }
 
@@ -82,11 +136,33 @@ public final class VideoCompressor: Sendable {
     package func compressChunk(
         _ source: MediaInfo, config: CompressionConfig, progressHandler: (@Sendable (Double) -> Void)?
     ) async throws(ReelError) -> CompressionResult {
+        let validated = try Self.validated(config, for: source.url)
+        let progress = CompressionProgress(progressHandler, stages: nil)
+        let plan = try await plan(source, config: validated, reducer: ReduceFrameEvenlySpaced(), purpose: .chunk,
+                                  progress: progress.subrange(from: 0, to: 0))
         do throws(ReelError) {
-            try config.validate()
+            return try await tracked { flag throws(ReelError) in try await run(plan, progress: progress, flag: flag) }
+        } catch {
+            throw error.naming(source: source.url)
+        }
+    }
+
+    /// `config` checked, its error naming `source`.
+    private static func validated(_ config: CompressionConfig, for source: URL) throws(ReelError) -> ValidatedConfig {
+        do throws(ReelError) {
+            return try config.validated()
+        } catch {
+            throw error.naming(source: source)
+        }
+    }
+
+    private func plan(
+        _ source: MediaInfo, config: ValidatedConfig, reducer: any VideoFrameReducer, purpose: CompressionPlan.Purpose,
+        progress: CompressionProgress
+    ) async throws(ReelError) -> CompressionPlan {
+        do throws(ReelError) {
             return try await tracked { flag throws(ReelError) in
-                try await run(source, config: config, reducer: ReduceFrameEvenlySpaced(), flag: flag,
-                              progressHandler: progressHandler, stageHandler: nil, isChunk: true)
+                try await CompressionPlan.make(source, config: config, reducer: reducer, purpose: purpose, progress: progress, flag: flag)
             }
         } catch {
             throw error.naming(source: source.url)
@@ -104,55 +180,10 @@ public final class VideoCompressor: Sendable {
         return try await work(flag)
     }
 
-    private func run(
-        _ info: MediaInfo, config: CompressionConfig, reducer: some VideoFrameReducer, flag: CancellationFlag,
-        progressHandler: (@Sendable (Double) -> Void)?, stageHandler: (@Sendable (CompressionStage) -> Void)?,
-        isChunk: Bool = false
-    ) async throws(ReelError) -> CompressionResult {
-        // Settings this FFmpeg cannot encode are refused before any work (a reel's analysis).
-        try CompressionPlanner(source: info, config: config, reducer: reducer).checkEncoders()
-        let reporter = ProgressReporter(progressHandler, stages: stageHandler)
-        var config = config
-        var encodingProgress = reporter
-        if case .planned(let planner) = config.trim {
-            // Planning first (an analysis, say), in its share of the progress.
-            let share = min(max(planner.progressShare, 0), 1)
-            reporter.stage(.planning)
-            encodingProgress = reporter.subrange(from: share, to: 1)
-            config.trim = .ranges(try await Self.plan(
-                planner, source: info, flag: flag, progress: reporter.subrange(from: 0, to: share)))
-        }
-        var job = CompressionJob(source: info, config: config, reducer: reducer,
-                                 progress: encodingProgress, flag: flag)
-        job.isChunk = isChunk
-        if let shots = config.targetQuality?.shots {
-            reporter.stage(.planning)
-            job.shotStarts = try await shots.shotStarts(of: info)
-            if flag.isRaised { throw .cancelled }
-        }
-        let planned = job
-        return try await BlockingWork.run(flag: flag) { () throws(ReelError) in try planned.run() }
-    }
-
-    /// Runs `planner` for `source`; `cancel()` (through `flag`) or cancelling the task stops it.
-    private static func plan(
-        _ planner: any TrimPlanner, source: MediaInfo, flag: CancellationFlag, progress: ProgressReporter
-    ) async throws(ReelError) -> [TimeRange] {
-        let task = Task { () async throws(ReelError) -> [TimeRange] in
-            try await planner.ranges(of: source) { progress.report($0) }
-        }
-        flag.onRaise { task.cancel() }
-        let outcome = await withTaskCancellationHandler {
-            await task.result
-        } onCancel: {
-            task.cancel()
-        }
-        if flag.isRaised { throw .cancelled }
-        switch outcome {
-        case .success(let ranges): return ranges
-        case .failure(let error as ReelError): throw error
-        case .failure: throw .cancelled
-        }
+    /// Runs a plan's job off the cooperative threads.
+    private func run(_ plan: CompressionPlan, progress: CompressionProgress, flag: CancellationFlag) async throws(ReelError) -> CompressionResult {
+        let job = CompressionJob(plan: plan, progress: progress, flag: flag)
+        return try await BlockingWork.run(flag: flag) { () throws(ReelError) in try job.run() }
     }
 
     /// Stops every compression running on this instance; each throws `ReelError.cancelled`

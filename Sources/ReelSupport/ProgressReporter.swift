@@ -1,18 +1,5 @@
 import Synchronization
 
-/// What a compression is doing, for progress displays that name it.
-public enum CompressionStage: Sendable, Equatable {
-    /// Working out the ranges first (a highlight reel's analysis).
-    case planning
-    /// The one encode of an ordinary compression.
-    case encoding
-    /// Target size: the first, fast pass that measures the video for the second.
-    case firstPass
-    /// Target size: the second pass, which writes the output; `attempt` counts from 1 and is
-    /// higher when the size was off and the pass runs again.
-    case secondPass(attempt: Int)
-}
-
 /// Turns raw progress into what users get: monotonic, at most about 100 calls, 1.0 exactly once.
 /// A reporter can be split into sub-ranges for the phases of a job (analysis, then encoding);
 /// they share one handler and one monotonic state.
@@ -22,23 +9,19 @@ package final class ProgressReporter: Sendable {
     }
 
     private let handler: (@Sendable (Double) -> Void)?
-    private let stageHandler: (@Sendable (CompressionStage) -> Void)?
     private let state: SharedState
     private let lower: Double
     private let upper: Double
 
-    package init(_ handler: (@Sendable (Double) -> Void)?, stages: (@Sendable (CompressionStage) -> Void)? = nil) {
+    package init(_ handler: (@Sendable (Double) -> Void)?) {
         self.handler = handler
-        stageHandler = stages
         state = SharedState()
         lower = 0
         upper = 1
     }
 
-    private init(handler: (@Sendable (Double) -> Void)?, stageHandler: (@Sendable (CompressionStage) -> Void)?,
-                 state: SharedState, lower: Double, upper: Double) {
+    private init(handler: (@Sendable (Double) -> Void)?, state: SharedState, lower: Double, upper: Double) {
         self.handler = handler
-        self.stageHandler = stageHandler
         self.state = state
         self.lower = lower
         self.upper = upper
@@ -47,7 +30,7 @@ package final class ProgressReporter: Sendable {
     /// A reporter for `[from, to]` of this one's range (fractions of it).
     package func subrange(from start: Double, to end: Double) -> ProgressReporter {
         let span = upper - lower
-        return ProgressReporter(handler: handler, stageHandler: stageHandler, state: state,
+        return ProgressReporter(handler: handler, state: state,
                                 lower: lower + span * start, upper: lower + span * end)
     }
 
@@ -61,11 +44,6 @@ package final class ProgressReporter: Sendable {
             return true
         }
         if shouldSend { handler(value) }
-    }
-
-    /// Says which stage the job has reached.
-    package func stage(_ stage: CompressionStage) {
-        stageHandler?(stage)
     }
 
     /// Reports completion of the whole job (1.0), once.

@@ -66,6 +66,14 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
     public func ranges(
         of source: MediaInfo, progressHandler: @escaping @Sendable (Double) -> Void
     ) async throws(ReelError) -> [TimeRange] {
+        try await plan(of: source, progressHandler: progressHandler).ranges
+    }
+
+    /// Analyzes `source` (unless an analysis was given) and picks the reel's ranges, with the
+    /// analysis they came from as the basis (`CompressionPlan.analysis`, `CompressionResult.analysis`).
+    public func plan(
+        of source: MediaInfo, progressHandler: @escaping @Sendable (Double) -> Void
+    ) async throws(ReelError) -> PlannedTrim {
         let analysis: VideoAnalysis
         if let given = options.analysis {
             try given.requireSource(source)
@@ -81,7 +89,7 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
                 + "\(options.minimumLevel ?? HighlightEditing.defaultLevel) or above (nothing in it stands out); "
                 + "give a budget (--max-duration) or a lower --min-level")
         }
-        return ranges
+        return PlannedTrim(ranges: ranges, basis: analysis)
     }
 
     public static func == (lhs: HighlightReelTrim, rhs: HighlightReelTrim) -> Bool {
@@ -97,4 +105,18 @@ extension VideoAnalysis {
             throw .invalidConfiguration("the given analysis is of another video: \(reason)", file: source.url)
         }
     }
+}
+
+extension VideoAnalysis: TrimBasis {}
+
+extension CompressionPlan {
+    /// The analysis a highlight reel's ranges were picked from (run while planning, or the one
+    /// given in `HighlightReelOptions.analysis`); `nil` for other trims.
+    public var analysis: VideoAnalysis? { trimBasis as? VideoAnalysis }
+}
+
+extension CompressionResult {
+    /// The analysis a highlight reel's ranges were picked from; `nil` for other trims and for
+    /// results read back from JSON.
+    public var analysis: VideoAnalysis? { trimBasis as? VideoAnalysis }
 }

@@ -1,0 +1,118 @@
+import Foundation
+import ReelFrameReduction
+import ReelMedia
+import ReelSupport
+
+/// One compression, decided before any encoding: the source as probed, the settings checked,
+/// the ranges kept (a highlight reel's analysis already run) and the output checked writable.
+/// `VideoCompressor.plan` builds it once; `VideoCompressor.compress(_:)` runs it, reading its
+/// facts instead of working them out again. A dry run is a plan that is shown and not run.
+public struct CompressionPlan: Sendable {
+    /// What a plan is made for.
+    package enum Purpose: Sendable, Equatable {
+        /// A whole output file.
+        case file
+        /// One chunk of a chunked encode: a target size never changes the picture size or
+        /// frame rate the chunk plan fixed, and the preset's own result is never used instead,
+        /// so every chunk is encoded alike.
+        case chunk
+    }
+
+    /// The source, probed once.
+    public let source: MediaInfo
+    /// The settings the compression runs with: checked, and a planned trim (a highlight reel)
+    /// replaced by the ranges it chose.
+    public let config: CompressionConfig
+    /// How frames are dropped when the frame rate is lowered.
+    public let frameReducer: any VideoFrameReducer
+    /// The source ranges kept, in output order, on the file's timeline (zero is the container's
+    /// start), with their edges on the output's frame grid. A stream copy widens them to
+    /// keyframes when it runs (`CompressionAnalytics.keptRanges`).
+    public let keptRanges: [TimeRange]
+    /// The video codec the encode uses: the config's, or its fallback when this FFmpeg lacks it.
+    public let videoCodec: VideoCodec
+    /// What a planned trim worked its ranges out from (ReelKit's `analysis` reads a highlight
+    /// reel's); `nil` for other trims.
+    public let trimBasis: (any TrimBasis)?
+    /// The file the compression writes (under a temporary name first, renamed when complete),
+    /// checked writable when the plan was made.
+    public let outputURL: URL
+    /// Wall-clock seconds the planning took: mostly a highlight reel's analysis or a target
+    /// quality's shot detection; a probe and a few checks otherwise.
+    public let planningTime: TimeInterval
+
+    package let purpose: Purpose
+    /// The encoding decisions for this source and config (made once, read by every stage).
+    let planner: CompressionPlanner
+    /// `keptRanges` as the transcoder reads them (source times, seek and end flags).
+    let ranges: [ClosedSourceRange]
+    /// Shot starts for a target quality (seconds from the first picture), else empty.
+    let shotStarts: [Double]
+
+    /// Seconds of source the output holds, before crossfades shorten each join.
+    public var keptDuration: Double { keptRanges.map { ($0.end - $0.start).seconds }.reduce(0, +) }
+
+    /// Whether this plan is for one chunk of a chunked encode.
+    var isChunk: Bool { purpose == .chunk }
+}
+
+extension CompressionPlan {
+    /// Builds the plan of compressing `source` with checked settings: the output is checked
+    /// first, then the video and the encoders, then planning runs (trim planner, shot planner)
+    /// in `progress`, then the kept ranges are fixed.
+    static func make(
+        _ source: MediaInfo, config validated: ValidatedConfig, reducer: any VideoFrameReducer, purpose: Purpose,
+        progress: CompressionProgress, flag: CancellationFlag
+    ) async throws(ReelError) -> CompressionPlan {
+        let started = Date()
+        var config = validated.config
+        let output = config.outputURL
+            ?? OutputLocation.generatedURL(for: source.url, in: config.outputDirectory, fileExtension: config.fileType.fileExtension)
+        try OutputLocation.check(for: source.url, finalURL: output)
+        try source.requireVideo()
+        try CompressionPlanner(source: source, config: config, reducer: reducer).checkEncoders()
+        var basis: (any TrimBasis)?
+        if case .planned(let trimPlanner) = config.trim {
+            progress.stage(.planning)
+            let trim = try await Self.run(trimPlanner, source: source, flag: flag, progress: progress.reporter)
+            config.trim = .ranges(trim.ranges)
+            basis = trim.basis
+        }
+        var shotStarts: [Double] = []
+        if let shots = config.targetQuality?.shots {
+            progress.stage(.planning)
+            shotStarts = try await shots.shotStarts(of: source)
+        }
+        if flag.isRaised { throw .cancelled }
+        let planner = CompressionPlanner(source: source, config: config, reducer: reducer)
+        let ranges = try planner.keptRanges()
+        let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
+        return CompressionPlan(
+            source: source, config: config, frameReducer: reducer,
+            keptRanges: ranges.map { TimeRange(start: $0.start - origin, end: $0.end - origin) },
+            videoCodec: try planner.chooseCodec(), trimBasis: basis, outputURL: output,
+            planningTime: Date().timeIntervalSince(started), purpose: purpose, planner: planner, ranges: ranges,
+            shotStarts: shotStarts)
+    }
+
+    /// Runs `planner` for `source`; `flag` (raised by `cancel()`) or cancelling the task stops it.
+    private static func run(
+        _ planner: any TrimPlanner, source: MediaInfo, flag: CancellationFlag, progress: ProgressReporter
+    ) async throws(ReelError) -> PlannedTrim {
+        let task = Task { () async throws(ReelError) -> PlannedTrim in
+            try await planner.plan(of: source) { progress.report($0) }
+        }
+        flag.onRaise { task.cancel() }
+        let outcome = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        if flag.isRaised { throw .cancelled }
+        switch outcome {
+        case .success(let trim): return trim
+        case .failure(let error as ReelError): throw error
+        case .failure: throw .cancelled
+        }
+    }
+}
