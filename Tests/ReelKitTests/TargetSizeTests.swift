@@ -118,6 +118,25 @@ import Testing
         #expect(Fixtures.contents(of: directory).isEmpty)
     }
 
+    /// A clip without sound: the refusal names the container alone (it said "the audio and the
+    /// container" of a file with no audio).
+    @Test func aTargetTheContainerAloneExceedsNamesOnlyTheContainer() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        var config = Harness.fastConfig(in: directory)
+        config.targetFileSize = .bytes(1_000)
+        let source = try Fixtures.clip("no_audio.mp4")
+        let error = await Harness.reelError {
+            _ = try await VideoCompressor().compressVideo(source, config: config)
+        }
+        guard case .invalidConfiguration(let reason, _) = error else {
+            Issue.record("expected invalidConfiguration, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("cannot be met: the container alone takes"), "\(reason)")
+        #expect(!reason.contains("audio"), "\(reason)")
+        #expect(Fixtures.contents(of: directory).isEmpty)
+    }
+
     /// story.mp4's first 6 s (black, then still bars) in 12 kB without sound leaves the picture
     /// about 1 kb/s, below the least x264 accepts for its second pass ("requested bitrate is
     /// too low"); that used to surface as "Generic error in an external library".
