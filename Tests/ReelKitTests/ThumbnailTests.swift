@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ReelAnalysis
 @testable import ReelCompression
@@ -72,6 +73,35 @@ import Testing
         #expect(result.height == 2 * 90 + 4 + 2 * 4)
         let probe = try MediaInfo.probe(result.url)
         #expect(probe.primaryVideo?.video?.width == result.width)
+    }
+
+    /// story.mp4 has two highlights: a sheet of 12 from highlights has two tiles and says why.
+    @Test func aHighlightSheetWithFewerHighlightsSaysWhy() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        let result = try await Thumbnailer().contactSheet(
+            of: try Fixtures.clip("story.mp4"), frames: 12, selection: .highlights, tileWidth: 64,
+            to: directory.appendingPathComponent("sheet.jpg"))
+        #expect(result.times.count < 12)
+        let reason = try #require(result.shortfall)
+        #expect(reason.contains("12 frames asked for; the video has \(result.times.count) highlight"), "\(reason)")
+        let even = try await Thumbnailer().contactSheet(
+            of: try Fixtures.clip("story.mp4"), frames: 4, tileWidth: 64, to: directory.appendingPathComponent("even.jpg"))
+        #expect(even.times.count == 4 && even.shortfall == nil)
+    }
+
+    /// An output that cannot be written fails before the key frame's analysis.
+    @Test func anUnwritableThumbnailFailsBeforeAnalyzing() async throws {
+        let progressed = Mutex(false)
+        let error = await Harness.reelError {
+            _ = try await Thumbnailer().thumbnail(
+                of: try Fixtures.clip("story.mp4"), to: URL(fileURLWithPath: "/proc/reel-thumb.jpg"),
+                progressHandler: { _ in progressed.withLock { $0 = true } })
+        }
+        guard case .invalidOutputPath = error else {
+            Issue.record("expected invalidOutputPath, got \(String(describing: error))")
+            return
+        }
+        #expect(!progressed.withLock { $0 }, "the analysis ran before the output was checked")
     }
 
     @Test func badRequestsAreTyped() async throws {

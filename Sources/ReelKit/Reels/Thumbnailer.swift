@@ -18,6 +18,9 @@ public struct ThumbnailResult: Sendable, Equatable {
     /// Pictures in the image the decoder could only conceal: damaged in the source even when
     /// decoded from its start (0 for a clean image).
     public var damagedPictures = 0
+    /// Why a contact sheet has fewer frames than were asked for (the video has fewer
+    /// highlights), or `nil` when it has them all.
+    public var shortfall: String? = nil
 }
 
 /// Which frames a contact sheet shows.
@@ -44,6 +47,7 @@ public final class Thumbnailer: Sendable {
                           analysis given: VideoAnalysis? = nil,
                           progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> ThumbnailResult {
         let reporter = ProgressReporter(progressHandler)
+        try OutputLocation.check(for: source, finalURL: output)
         let info = try await Self.probe(source)
         let seconds: Double
         if let time {
@@ -70,8 +74,10 @@ public final class Thumbnailer: Sendable {
         let reporter = ProgressReporter(progressHandler)
         guard (1...100).contains(count) else { throw .invalidConfiguration("a contact sheet has 1 to 100 frames, not \(count)") }
         guard tileWidth >= 16 else { throw .invalidConfiguration("tile width must be at least 16 pixels") }
+        try OutputLocation.check(for: source, finalURL: output)
         let info = try await Self.probe(source)
         var times: [Double]
+        var shortfall: String?
         switch selection {
         case .evenlySpaced:
             times = (0..<count).map { info.startTime + info.duration * (Double($0) + 0.5) / Double(count) }
@@ -81,10 +87,14 @@ public final class Thumbnailer: Sendable {
             guard !ranges.isEmpty else { throw .invalidRanges("\(source.lastPathComponent) has no highlights") }
             // Each highlight's best poster picture (a subject in frame, sharp), not its middle.
             times = ranges.map { info.startTime + analysis.bestPicture(in: $0).seconds }
+            if ranges.count < count {
+                shortfall = "\(count) frames asked for; the video has \(ranges.count) highlight\(ranges.count == 1 ? "" : "s"), one frame each"
+            }
         }
         times.sort()
         let layout = columns ?? max(1, Int(Double(times.count).squareRoot().rounded(.up)))
-        let result = try await write(source: source, info: info, times: times, columns: layout, width: tileWidth, output: output)
+        var result = try await write(source: source, info: info, times: times, columns: layout, width: tileWidth, output: output)
+        result.shortfall = shortfall
         reporter.finish()
         return result
     }
