@@ -10,7 +10,7 @@ extension MediaInfo {
     /// Opens and probes `url` (the one probe of a job). Without `measuringBitRates`, streams
     /// whose header states no bit rate keep `bitRate` nil instead of costing a pass over the
     /// file (analysis needs no bit rates).
-    package static func probe(_ url: URL, measuringBitRates: Bool) throws(ReelError) -> MediaInfo {
+    public static func probe(_ url: URL, measuringBitRates: Bool) throws(ReelError) -> MediaInfo {
         try SourceCheck.requireReadableFile(url)
         do {
             let input = try InputFile(url: url)

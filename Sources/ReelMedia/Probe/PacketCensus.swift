@@ -54,3 +54,22 @@ package struct PacketCensus: Sendable, Equatable {
         }
     }
 }
+
+extension MediaInfo {
+    /// Why the video at `url` is not a complete output, or `nil` when it is: it must open as a
+    /// video, hold every frame its header promises (data cut short keeps a header promising all
+    /// of them), and last within half a second (or 3%) of `expectedDuration`, when that is
+    /// known. A batch that resumes uses it to tell a finished output from an interrupted one.
+    public static func incompleteness(of url: URL, expectedDuration: Double?) -> String? {
+        guard let info = try? probe(url, measuringBitRates: false), info.primaryVideo != nil, info.duration > 0 else {
+            return "is not a complete video"
+        }
+        guard let census = try? PacketCensus.take(url), census.isWhole else {
+            return "is cut short (its data ends before its last frame)"
+        }
+        if let expected = expectedDuration, census.videoEnd < expected - max(0.5, 0.03 * expected) {
+            return String(format: "lasts %.1f s where these settings make %.1f s", census.videoEnd, expected)
+        }
+        return nil
+    }
+}
