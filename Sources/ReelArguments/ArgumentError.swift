@@ -20,6 +20,9 @@ public enum ArgumentError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingPositional(String, command: String)
     /// A value parser rejected `value`; `reason` says why and shows an accepted example.
     case invalidValue(option: String, value: String, reason: String)
+    /// The tool's own code read an option that `command` does not declare: a mistake in the
+    /// tool, not on the command line.
+    case undeclaredOption(String, command: String)
 
     /// The message, without any `error:` prefix.
     public var description: String {
@@ -54,6 +57,8 @@ public enum ArgumentError: Error, Sendable, Hashable, CustomStringConvertible {
             return "missing required argument \(name) for '\(command)'"
         case .invalidValue(let option, let value, let reason):
             return "invalid value '\(value)' for '\(option)': \(reason)"
+        case .undeclaredOption(let option, let command):
+            return "internal error: '\(command)' reads option '\(option)', which it does not declare"
         }
     }
 }

@@ -112,8 +112,8 @@ struct CommandParser {
             }
         }
         return ParsedArguments(
-            command: spec.name, flags: flags, values: values, positionals: positionals,
-            namedPositionals: try assign(positionals))
+            commandPath: [spec.name], declaring: spec.options, flags: flags, values: values,
+            positionals: positionals, namedPositionals: try assign(positionals))
     }
 
     /// The option that `token` names, and the value written after `=`, if any.
