@@ -2,7 +2,8 @@
 public enum ParseOutcome: Sendable, Hashable {
     /// Run the command described by the parsed arguments.
     case run(ParsedArguments)
-    /// Show help: the tool overview when `command` is nil, else that command's help.
+    /// Show help: the tool overview when `command` is nil, else that command's help; a
+    /// subcommand is named with its command, e.g. `"faces add"`.
     case help(command: String?)
     /// Show the tool's version.
     case version
