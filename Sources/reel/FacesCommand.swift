@@ -3,7 +3,18 @@ import ReelArguments
 import ReelKit
 
 /// `reel faces ACTION`: a face index on disk, as a FaceGroupAnalyzer keeps it.
-struct FacesCommand {
+struct FacesCommand: ReelCommand {
+    /// The keys.
+    enum Keys {
+        static let index = OptionKey<String>("index", valueName: "DIR", help: "The index directory (created when missing).")
+        static let models = OptionKey<String>("models", valueName: "DIR", help: "Where the face models are (searched first).")
+        static let update = FlagKey("update", help: "add: regroup people when done.")
+        static let sheet = OptionKey<String>(
+            "sheet", valueName: "FILE", help: "people: write face crops, a row per person (.jpg or .png).")
+    }
+
+    static func spec(presetNames: [String]) -> CommandSpec { spec }
+
     /// The command's declaration.
     static let spec = CommandSpec(
         name: "faces",
@@ -24,14 +35,7 @@ struct FacesCommand {
             "reel faces identify newcomer.jpg --index faces/ --json",
             "reel faces remove ~/Pictures/party/blurry.jpg --index faces/",
         ],
-        options: [
-            .value("index", valueName: "DIR", help: "The index directory (created when missing)."),
-            .value("models", valueName: "DIR", help: "Where the face models are (searched first)."),
-            .flag("update", help: "add: regroup people when done."),
-            .value("sheet", valueName: "FILE", help: "people: write face crops, a row per person (.jpg or .png)."),
-            .flag("json", help: "Print one JSON object instead of text."),
-            .flag("quiet", short: "q", help: "No progress on standard error."),
-        ],
+        options: [Keys.index.spec, Keys.models.spec, Keys.update.spec, Keys.sheet.spec] + ConsoleOptions.specs(.standard),
         positionals: [
             PositionalSpec(name: "ACTION", help: "add, update, people, identify, remove or purge."),
             PositionalSpec(name: "PATH", help: "Files or directories (add, identify, remove).", isOptional: true, isVariadic: true),
@@ -39,17 +43,37 @@ struct FacesCommand {
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "bmp", "tif", "tiff", "webp"]
 
-    let arguments: ParsedArguments
+    /// The action, as typed.
+    let action: String
+    /// The paths given after it.
+    let paths: [String]
+    /// The index directory: `--index`, else the XDG data directory's `reel/faces`.
+    let index: URL
+    /// `--models`.
+    let models: URL?
+    /// `--update`.
+    let update: Bool
+    /// `--sheet`.
+    let sheet: String?
+    let console: ConsoleOptions
 
-    var index: URL {
-        arguments.value("index").map { URL(fileURLWithPath: $0).standardizedFileURL }
-            ?? URL.applicationSupportDirectory.appendingPathComponent("reel/faces", isDirectory: true)
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        action = arguments.positional("ACTION") ?? ""
+        paths = arguments.positionalValues("PATH")
+        do throws(ArgumentError) {
+            index = try arguments.value(Keys.index).map { URL(fileURLWithPath: $0).standardizedFileURL }
+                ?? URL.applicationSupportDirectory.appendingPathComponent("reel/faces", isDirectory: true)
+            models = try arguments.value(Keys.models).map { URL(fileURLWithPath: $0) }
+            update = try arguments.isSet(Keys.update)
+            sheet = try arguments.value(Keys.sheet)
+            console = try ConsoleOptions(arguments, .standard)
+        } catch {
+            throw CommandFailure(error)
+        }
     }
 
     /// Runs the action; returns the exit status.
     func run(signals: SignalHandling) async -> Int32 {
-        let action = arguments.positional("ACTION") ?? ""
-        let paths = arguments.positionalValues("PATH")
         let needsPaths = ["add", "identify", "remove"].contains(action)
         guard ["add", "update", "people", "identify", "remove", "purge"].contains(action) else {
             Console.error("unknown action '\(action)'; use add, update, people, identify, remove or purge")
@@ -70,7 +94,7 @@ struct FacesCommand {
                 return ExitStatus.success
             }
             var options = FaceGroupAnalyzer.Options()
-            options.modelsDirectory = arguments.value("models").map { URL(fileURLWithPath: $0) }
+            options.modelsDirectory = models
             let analyzer = try FaceGroupAnalyzer(workingDirectory: index, options: options)
             switch action {
             case "add": return try await add(paths, to: analyzer)
@@ -98,7 +122,7 @@ struct FacesCommand {
         let items = files(paths)
         let images = items.filter { Self.imageExtensions.contains($0.url.pathExtension.lowercased()) }
         let videos = items.filter { !Self.imageExtensions.contains($0.url.pathExtension.lowercased()) }
-        let showProgress = !arguments.flag("quiet") && !arguments.flag("json")
+        let showProgress = !console.quiet && !console.json
         var added: [(String, [Face])] = []
         var failed: [(String, String)] = []
         let names = Dictionary(items.map { ($0.url.path, $0.display) }, uniquingKeysWith: { first, _ in first })
@@ -131,7 +155,7 @@ struct FacesCommand {
                 MediaIntelligenceVideoAsset(id: .init($0.url.path), kind: .url($0.url))
             }))
         }
-        if arguments.flag("update") {
+        if update {
             try await analyzer.update()
             // Report the faces with the people they were grouped into.
             var grouped: [(String, [Face])] = []
@@ -167,13 +191,13 @@ struct FacesCommand {
 
     private func people(_ analyzer: FaceGroupAnalyzer) async throws(ReelError) -> Int32 {
         let state = await analyzer.state
-        if state != .ready && !arguments.flag("json") {
+        if state != .ready && !console.json {
             Console.error("the groups are \(state.rawValue): run 'reel faces update' first for current people")
         }
         let people = try await analyzer.allFacesByEntityID.sorted {
             $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key
         }
-        if let sheet = arguments.value("sheet") {
+        if let sheet {
             try await analyzer.writeFaceSheet(to: URL(fileURLWithPath: sheet).standardizedFileURL)
         }
         var lines: [String] = []
@@ -186,7 +210,7 @@ struct FacesCommand {
                                     ("files", .array(assets.map { .string($0) }))]))
         }
         report([("action", .string("people")), ("state", .string(state.rawValue)), ("people", .array(entries)),
-                ("sheet", JSONValue(arguments.value("sheet")))],
+                ("sheet", JSONValue(sheet))],
                text: lines.isEmpty ? "no people yet" : lines.joined(separator: "\n"))
         return ExitStatus.success
     }
@@ -236,9 +260,9 @@ struct FacesCommand {
     }
 
     private func report(_ members: [(String, JSONValue)], text: String) {
-        if arguments.flag("json") {
+        if console.json {
             Console.printOut(JSONValue.object(members).rendered())
-        } else if !arguments.flag("quiet") {
+        } else if !console.quiet {
             Console.printOut(text)
         }
     }

@@ -30,6 +30,18 @@ import Testing
         }
     }
 
+    /// Each command's help names its own outputs: a reel is IN-highlights.EXT, in --output-dir too.
+    @Test func highlightsHelpNamesItsOwnOutputs() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let run = try Reel.run(["help", "highlights"], in: scratch.url)
+        #expect(run.status == 0)
+        let outputDirectory = run.stdout.components(separatedBy: "--output-dir DIR").last?
+            .prefix { $0 != "(" }.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(outputDirectory == "Directory for outputs named IN-highlights.EXT", "\(run.stdout)")
+        #expect(!run.stdout.contains("IN-compressed"))
+    }
+
     @Test func versionPrintsNameAndNumber() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
