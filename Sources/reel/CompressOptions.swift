@@ -20,7 +20,8 @@ struct CompressOptions: Sendable {
         static let compress = Kind(
             output: outputShape(suffix: "-compressed"),
             encoding: [.target, .reducer, .trim, .ranges, .join, .copy],
-            analysis: .init(saved: nil),
+            analysis: .init(saved: "The saved analysis ('reel analyze IN --json > FILE') that --report shows, "
+                + "instead of analyzing again (one input)."),
             makesReels: false)
 
         /// `reel highlights`: compress's groups but the trim, whose ranges the reel picks.
@@ -99,6 +100,10 @@ struct CompressOptions: Sendable {
         if let path = analysis.savedPath, isBatch {
             throw CommandFailure(ArgumentError.invalidValue(
                 option: "--analysis", value: path, reason: "a saved analysis is of one video; give one input"))
+        }
+        if let path = analysis.savedPath, !kind.makesReels, reportPage == nil {
+            throw CommandFailure(ArgumentError.invalidValue(
+                option: "--analysis", value: path, reason: "compress uses a saved analysis for --report only; give --report FILE"))
         }
     }
 
