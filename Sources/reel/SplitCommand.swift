@@ -37,7 +37,7 @@ struct SplitCommand: ReelCommand {
             ],
             options: OutputOptions.specs(outputShape) + [Keys.shots.spec, Keys.highlights.spec]
                 + AnalysisOptions.specs(.savedAnalysis) + ConfigOverrides.specs(presetNames: presetNames, encoding)
-                + [ReportOption.result.spec] + ConsoleOptions.specs(.standard),
+                + ConsoleOptions.specs(.standard),
             positionals: [PositionalSpec(name: "INPUT", help: "The video to split.")])
     }
 
@@ -66,8 +66,6 @@ struct SplitCommand: ReelCommand {
             output = try OutputOptions(arguments, Self.outputShape)
             analysis = try AnalysisOptions(arguments, .savedAnalysis)
             console = try ConsoleOptions(arguments, .standard)
-            // Accepted as it always was, and ignored: a split writes no report.
-            _ = try arguments.value(ReportOption.result)
         } catch {
             throw CommandFailure(error)
         }

@@ -69,6 +69,9 @@ import Testing
         (["compress", "-o", "x.mkv", "a.mp4"], ".mp4 or .mov"),
         (["compress", "--preset", "low", "--preset-file", "p.json", "a.mp4"], "not both"),
         (["compress", "--seed", "4", "a.mp4"], "--reducer random"),
+        // Options a command would ignore are not accepted: split writes no report, a plan re-encodes.
+        (["split", "a.mp4", "--shots", "-o", "x", "--report", "r.html"], "unknown option '--report' for 'split'"),
+        (["plan", "a.mp4", "--copy"], "unknown option '--copy' for 'plan'"),
         (["compress"], "INPUT"),
         ([], "missing command"),
     ])

@@ -60,4 +60,21 @@ import Testing
             }
         }
     }
+
+    /// The commands built from compress's groups take what the brief of each says: highlights
+    /// all but the trim, split and plan each without what they cannot honour.
+    @Test func derivedCommandsTakeTheirGroups() throws {
+        func names(_ name: String) throws -> Set<String> {
+            let type = try #require(ToolDefinition.commands.first { $0.spec(presetNames: []).name == name })
+            return Set(type.spec(presetNames: Self.catalog.names).options.map(\.name))
+        }
+        let compress = try names("compress")
+        #expect(try names("highlights") == compress.subtracting(["start", "end", "ranges"]).union(["max-duration", "min-level"]))
+        #expect(try names("split") == compress.subtracting([
+            "output-dir", "start", "end", "ranges", "crossfade", "jobs", "shard", "dry-run", "target-size", "target-quality", "report",
+        ]).union(["shots", "highlights"]))
+        #expect(try names("plan") == compress.subtracting([
+            "output-dir", "ranges", "crossfade", "jobs", "shard", "dry-run", "reducer", "seed", "copy", "report",
+        ]).union(["chunk"]))
+    }
 }
