@@ -111,7 +111,7 @@ struct SplitCommand: ReelCommand {
                     return ExitStatus.failure
                 }
                 if !quiet { Console.printErr("\r\(kind) \(index + 1) of \(ranges.count)") }
-                let result = try await compressor.compressVideo(input.url, config: piece)
+                let result = try await compressor.compressVideo(input.url, config: piece, frameReducer: overrides.frameReducer)
                 written.append((range, result.url, result.analytics.compressedFileSize))
             }
             if !quiet { Console.printErr("\r\u{1B}[K") }
