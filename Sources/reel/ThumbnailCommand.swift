@@ -64,7 +64,7 @@ struct ThumbnailCommand: ReelCommand {
             ],
             options: OutputOptions.specs(outputShape)
                 + [Keys.at.spec, Keys.width.spec, Keys.sheet.spec, Keys.from.spec, Keys.columns.spec, Keys.everyShot.spec]
-                + AnalysisOptions.specs(.savedAnalysis) + ConsoleOptions.specs(.jsonOnly),
+                + AnalysisOptions.specs(.savedAnalysis) + ConsoleOptions.specs(.standard),
             positionals: [PositionalSpec(name: "INPUT", help: "The video.")])
     }
 
@@ -98,7 +98,7 @@ struct ThumbnailCommand: ReelCommand {
             columns = try arguments.value(Keys.columns)
             everyShot = try arguments.isSet(Keys.everyShot)
             analysis = try AnalysisOptions(arguments, .savedAnalysis)
-            console = try ConsoleOptions(arguments, .jsonOnly)
+            console = try ConsoleOptions(arguments, .standard)
         } catch {
             throw CommandFailure(error)
         }
