@@ -2,110 +2,86 @@ import Foundation
 import ReelArguments
 import ReelKit
 
-/// `reel faces ACTION`: a face index on disk, as a FaceGroupAnalyzer keeps it.
+/// `reel faces SUBCOMMAND`: a face index on disk, as a FaceGroupAnalyzer keeps it.
 struct FacesCommand: ReelCommand {
-    /// The keys.
-    enum Keys {
-        static let index = OptionKey<String>("index", valueName: "DIR", help: "The index directory (created when missing).")
-        static let models = OptionKey<String>("models", valueName: "DIR", help: "Where the face models are (searched first).")
-        static let update = FlagKey("update", help: "add: regroup people when done.")
-        static let sheet = OptionKey<String>(
-            "sheet", valueName: "FILE", help: "people: write face crops, a row per person (.jpg or .png).")
+    static func spec(presetNames: [String]) -> CommandSpec {
+        CommandSpec(
+            name: "faces",
+            abstract: "Find faces in photos and videos, group them into people, and keep the index on disk.",
+            discussion: """
+                add finds faces and stores them, update groups them into people, people lists \
+                them, identify matches new photos against them, remove forgets files, purge \
+                deletes the index. The index lives in --index DIR (default: the XDG data \
+                directory's reel/faces). Faces are found with dlib's models ('make models' \
+                fetches them; REEL_FACE_MODELS or --models points elsewhere). Entity ids are \
+                technical: keep names for them in your own records.
+                """,
+            examples: [
+                "reel faces add ~/Pictures/party --index faces/ --update",
+                "reel faces people --index faces/ --sheet people.jpg",
+                "reel faces identify newcomer.jpg --index faces/ --json",
+                "reel faces remove ~/Pictures/party/blurry.jpg --index faces/",
+            ],
+            subcommands: FacesAction.allCases.map(\.spec))
     }
-
-    static func spec(presetNames: [String]) -> CommandSpec { spec }
-
-    /// The command's declaration.
-    static let spec = CommandSpec(
-        name: "faces",
-        abstract: "Find faces in photos and videos, group them into people, and keep the index on disk.",
-        discussion: """
-            ACTION is one of: add PATH... (photos and videos, or directories of them; a file's \
-            path is its id, so adding it again updates it), update (regroup faces into people), \
-            people (list them; --sheet writes a sheet of face crops, one row per person), \
-            identify IMAGE... (match faces against the people, storing nothing), remove PATH... \
-            (forget those files), purge (delete the index). The index lives in --index DIR \
-            (default: the XDG data directory's reel/faces). Faces are found with dlib's models \
-            ('make models' fetches them; REEL_FACE_MODELS or --models points elsewhere). \
-            Entity ids are technical: keep names for them in your own records.
-            """,
-        examples: [
-            "reel faces add ~/Pictures/party --index faces/ --update",
-            "reel faces people --index faces/ --sheet people.jpg",
-            "reel faces identify newcomer.jpg --index faces/ --json",
-            "reel faces remove ~/Pictures/party/blurry.jpg --index faces/",
-        ],
-        options: [Keys.index.spec, Keys.models.spec, Keys.update.spec, Keys.sheet.spec] + ConsoleOptions.specs(.standard),
-        positionals: [
-            PositionalSpec(name: "ACTION", help: "add, update, people, identify, remove or purge."),
-            PositionalSpec(name: "PATH", help: "Files or directories (add, identify, remove).", isOptional: true, isVariadic: true),
-        ])
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "bmp", "tif", "tiff", "webp"]
 
-    /// The action, as typed.
-    let action: String
-    /// The paths given after it.
+    /// The subcommand.
+    let action: FacesAction
+    /// The files it was given (add, identify, remove).
     let paths: [String]
     /// The index directory: `--index`, else the XDG data directory's `reel/faces`.
     let index: URL
-    /// `--models`.
+    /// `--models` (add, identify).
     let models: URL?
-    /// `--update`.
+    /// `--update` (add).
     let update: Bool
-    /// `--sheet`.
+    /// `--sheet` (people).
     let sheet: String?
     let console: ConsoleOptions
 
     init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
-        action = arguments.positional("ACTION") ?? ""
-        paths = arguments.positionalValues("PATH")
+        guard let name = arguments.commandPath.dropFirst().first, let action = FacesAction(rawValue: name) else {
+            throw CommandFailure(message: "internal error: 'faces' ran without a subcommand", status: ExitStatus.internalError)
+        }
+        self.action = action
+        paths = action.files.map { arguments.positionalValues($0.name) } ?? []
         do throws(ArgumentError) {
-            index = try arguments.value(Keys.index).map { URL(fileURLWithPath: $0).standardizedFileURL }
+            index = try arguments.value(FacesAction.Keys.index).map { URL(fileURLWithPath: $0).standardizedFileURL }
                 ?? URL.applicationSupportDirectory.appendingPathComponent("reel/faces", isDirectory: true)
-            models = try arguments.value(Keys.models).map { URL(fileURLWithPath: $0) }
-            update = try arguments.isSet(Keys.update)
-            sheet = try arguments.value(Keys.sheet)
-            console = try ConsoleOptions(arguments, .standard)
+            models = action.findsFaces ? try arguments.value(FacesAction.Keys.models).map { URL(fileURLWithPath: $0) } : nil
+            update = action == .add ? try arguments.isSet(FacesAction.Keys.update) : false
+            sheet = action == .people ? try arguments.value(FacesAction.Keys.sheet) : nil
+            console = try ConsoleOptions(arguments, action.console)
         } catch {
             throw CommandFailure(error)
         }
     }
 
-    /// Runs the action; returns the exit status.
+    /// Runs the subcommand; returns the exit status.
     func run(signals: SignalHandling) async -> Int32 {
-        let needsPaths = ["add", "identify", "remove"].contains(action)
-        guard ["add", "update", "people", "identify", "remove", "purge"].contains(action) else {
-            Console.error("unknown action '\(action)'; use add, update, people, identify, remove or purge")
-            return ExitStatus.usage
-        }
-        if needsPaths && paths.isEmpty {
-            Console.error("'\(action)' needs at least one PATH")
-            return ExitStatus.usage
-        }
-        if !needsPaths && !paths.isEmpty {
-            Console.error("'\(action)' takes no PATH")
-            return ExitStatus.usage
-        }
-        do throws(ReelError) {
-            if action == "purge" {
-                try FaceGroupAnalyzer.purge(workingDirectory: index)
-                report(["action": .string("purge"), "index": .string(index.path)], text: "purged \(index.path)")
-                return ExitStatus.success
-            }
+        // Opening the index creates it: purge must not.
+        func analyzer() throws(ReelError) -> FaceGroupAnalyzer {
             var options = FaceGroupAnalyzer.Options()
             options.modelsDirectory = models
-            let analyzer = try FaceGroupAnalyzer(workingDirectory: index, options: options)
+            return try FaceGroupAnalyzer(workingDirectory: index, options: options)
+        }
+        do throws(ReelError) {
             switch action {
-            case "add": return try await add(paths, to: analyzer)
-            case "update": return try await update(analyzer)
-            case "people": return try await people(analyzer)
-            case "identify": return try await identify(paths, with: analyzer)
-            default:
+            case .add: return try await add(paths, to: try analyzer())
+            case .update: return try await update(try analyzer())
+            case .people: return try await people(try analyzer())
+            case .identify: return try await identify(paths, with: try analyzer())
+            case .remove:
                 let ids = files(paths).map { MediaIntelligenceAssetID($0.url.path) }
-                try await analyzer.deleteAssets(ids)
+                try await analyzer().deleteAssets(ids)
                 report(["action": .string("remove"), "removed": .array(ids.map { .string($0.rawValue) })],
                        text: "removed \(ids.count) file\(ids.count == 1 ? "" : "s"); run 'reel faces update' to regroup")
+                return ExitStatus.success
+            case .purge:
+                try FaceGroupAnalyzer.purge(workingDirectory: index)
+                report(["action": .string("purge"), "index": .string(index.path)], text: "purged \(index.path)")
                 return ExitStatus.success
             }
         } catch .cancelled {
