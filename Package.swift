@@ -71,6 +71,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ReelArgumentsTests", dependencies: ["ReelArguments"]),
+        // The CLI's commands in-process: their specs, and that each reads exactly what it declares.
+        .testTarget(name: "ReelCommandTests", dependencies: ["reel", "ReelArguments"]),
         // The MediaIntelligence article's samples, compiled and run against ReelKit.
         .testTarget(name: "ArticleSampleTests", dependencies: ["ReelKit"]),
         // JMVideoCompressor's README examples, compiled and run against ReelKit.

@@ -20,6 +20,13 @@ public enum ArgumentError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingPositional(String, command: String)
     /// A value parser rejected `value`; `reason` says why and shows an accepted example.
     case invalidValue(option: String, value: String, reason: String)
+    /// `command` has subcommands and none was given; `available` lists them.
+    case missingSubcommand(command: String, available: [String])
+    /// The subcommand name is not one of `command`'s; `suggestion` is the closest, if close.
+    case unknownSubcommand(String, command: String, suggestion: String?, available: [String])
+    /// The tool's own code read an option that `command` does not declare: a mistake in the
+    /// tool, not on the command line.
+    case undeclaredOption(String, command: String)
 
     /// The message, without any `error:` prefix.
     public var description: String {
@@ -54,6 +61,17 @@ public enum ArgumentError: Error, Sendable, Hashable, CustomStringConvertible {
             return "missing required argument \(name) for '\(command)'"
         case .invalidValue(let option, let value, let reason):
             return "invalid value '\(value)' for '\(option)': \(reason)"
+        case .missingSubcommand(let command, let available):
+            return "missing subcommand for '\(command)'; expected one of: "
+                + available.joined(separator: ", ")
+        case .unknownSubcommand(let name, let command, let suggestion, let available):
+            if let suggestion {
+                return "unknown subcommand '\(name)' for '\(command)'; did you mean '\(suggestion)'?"
+            }
+            return "unknown subcommand '\(name)' for '\(command)'; expected one of: "
+                + available.joined(separator: ", ")
+        case .undeclaredOption(let option, let command):
+            return "internal error: '\(command)' reads option '\(option)', which it does not declare"
         }
     }
 }

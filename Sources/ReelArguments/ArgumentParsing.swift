@@ -2,7 +2,9 @@ extension ToolSpec {
     /// Parses `arguments` (argv without the program name) into what the user asked for.
     ///
     /// `--help` or `-h` anywhere before `--` asks for help, as does `help [COMMAND]`;
-    /// `--version` as the first argument asks for the version.
+    /// `--version` as the first argument asks for the version. A command with subcommands
+    /// takes one as its next argument (`faces add ...`), and help names it the same way
+    /// (`help faces add`).
     public func parse(_ arguments: [String]) throws(ArgumentError) -> ParseOutcome {
         guard let first = arguments.first else {
             throw .missingCommand(available: commands.map(\.name))
@@ -16,19 +18,41 @@ extension ToolSpec {
             throw .unknownOption(first, command: nil, suggestion: suggestion.map { "--" + $0 })
         }
         let command = try resolveCommand(first)
-        let rest = Array(arguments.dropFirst())
-        if CommandParser.asksForHelp(rest) { return .help(command: command.name) }
-        return .run(try CommandParser(spec: command).parse(rest))
+        return try parse(Array(arguments.dropFirst()), for: command, at: [command.name])
     }
 
-    /// Handles `help`, `help COMMAND`.
+    /// Parses what follows the command at `path`: its subcommand and what follows that, or
+    /// its own options and positionals.
+    private func parse(
+        _ rest: [String], for command: CommandSpec, at path: [String]
+    ) throws(ArgumentError) -> ParseOutcome {
+        let name = path.joined(separator: " ")
+        guard !command.subcommands.isEmpty else {
+            if CommandParser.asksForHelp(rest) { return .help(command: name) }
+            return .run(try CommandParser(spec: command, path: path).parse(rest))
+        }
+        guard let next = rest.first, !CommandParser.looksLikeOption(next) else {
+            if CommandParser.asksForHelp(rest) { return .help(command: name) }
+            throw .missingSubcommand(command: name, available: command.subcommands.map(\.name))
+        }
+        let subcommand = try resolveSubcommand(next, of: command, at: path)
+        return try parse(Array(rest.dropFirst()), for: subcommand, at: path + [next])
+    }
+
+    /// Handles `help`, `help COMMAND` and `help COMMAND SUBCOMMAND`.
     private func parseHelpRequest(_ rest: [String]) throws(ArgumentError) -> ParseOutcome {
         guard let name = rest.first, !CommandParser.isHelp(name) else { return .help(command: nil) }
-        let command = try resolveCommand(name)
-        if rest.count > 1 {
-            throw .unexpectedPositional(rest[1], command: "help", expected: "COMMAND")
+        var command = try resolveCommand(name)
+        var path = [name]
+        for word in rest.dropFirst() {
+            if CommandParser.isHelp(word) { break }
+            guard !command.subcommands.isEmpty else {
+                throw .unexpectedPositional(word, command: "help", expected: "COMMAND")
+            }
+            command = try resolveSubcommand(word, of: command, at: path)
+            path.append(word)
         }
-        return .help(command: command.name)
+        return .help(command: path.joined(separator: " "))
     }
 
     /// The command named `name`, or an error suggesting the closest one.
@@ -38,12 +62,28 @@ extension ToolSpec {
         throw .unknownCommand(
             name, suggestion: Suggestions.closest(to: name, among: names), available: names)
     }
+
+    /// The subcommand `name` of `command` (at `path`), or an error suggesting the closest one.
+    private func resolveSubcommand(
+        _ name: String, of command: CommandSpec, at path: [String]
+    ) throws(ArgumentError) -> CommandSpec {
+        if let subcommand = command.subcommand(named: name) { return subcommand }
+        let names = command.subcommands.map(\.name)
+        throw .unknownSubcommand(
+            name, command: path.joined(separator: " "),
+            suggestion: Suggestions.closest(to: name, among: names), available: names)
+    }
 }
 
 /// Parses the arguments after a command name against that command's spec.
 struct CommandParser {
     /// The command whose options and positionals are expected.
     let spec: CommandSpec
+    /// The names that lead to it, e.g. `["faces", "add"]`.
+    let path: [String]
+
+    /// The command as messages name it, e.g. `faces add`.
+    private var commandName: String { path.joined(separator: " ") }
 
     /// Whether `token` is `--help` or `-h`.
     static func isHelp(_ token: String) -> Bool {
@@ -112,8 +152,8 @@ struct CommandParser {
             }
         }
         return ParsedArguments(
-            command: spec.name, flags: flags, values: values, positionals: positionals,
-            namedPositionals: try assign(positionals))
+            commandPath: path, declaring: spec.options, flags: flags, values: values,
+            positionals: positionals, namedPositionals: try assign(positionals))
     }
 
     /// The option that `token` names, and the value written after `=`, if any.
@@ -145,7 +185,7 @@ struct CommandParser {
         } else {
             suggestion = nil
         }
-        throw .unknownOption(written, command: spec.name, suggestion: suggestion.map { "--" + $0 })
+        throw .unknownOption(written, command: commandName, suggestion: suggestion.map { "--" + $0 })
     }
 
     /// Rejects `value` when the option restricts its values and `value` is not among them.
@@ -170,7 +210,7 @@ struct CommandParser {
             let extra = positional.isVariadic ? spare : min(spare, 1 - base)
             let take = base + extra
             if cursor + take > values.count {
-                throw .missingPositional(positional.name, command: spec.name)
+                throw .missingPositional(positional.name, command: commandName)
             }
             spare -= extra
             assigned[positional.name] = Array(values[cursor..<(cursor + take)])
@@ -178,7 +218,7 @@ struct CommandParser {
         }
         if cursor < values.count {
             throw .unexpectedPositional(
-                values[cursor], command: spec.name, expected: spec.positionalSynopsis)
+                values[cursor], command: commandName, expected: spec.positionalSynopsis)
         }
         return assigned
     }

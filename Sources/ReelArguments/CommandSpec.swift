@@ -26,7 +26,8 @@ public struct PositionalSpec: Sendable, Hashable {
     }
 }
 
-/// The declaration of one subcommand such as `reel compress`.
+/// The declaration of one command such as `reel compress`, or of a subcommand such as the
+/// `add` of `reel faces add`.
 public struct CommandSpec: Sendable, Hashable {
     /// The command's name as typed after the tool name, e.g. `"compress"`.
     public var name: String
@@ -40,6 +41,10 @@ public struct CommandSpec: Sendable, Hashable {
     public var options: [OptionSpec]
     /// The positional arguments, in order: required ones, then optional ones, variadic last.
     public var positionals: [PositionalSpec]
+    /// The subcommands, in help order, such as `add` of `faces`. A command with subcommands
+    /// takes one of them as its first argument, and has no options or positionals of its own:
+    /// each subcommand declares its own.
+    public var subcommands: [CommandSpec]
 
     /// Creates a command declaration.
     public init(
@@ -48,7 +53,8 @@ public struct CommandSpec: Sendable, Hashable {
         discussion: String = "",
         examples: [String] = [],
         options: [OptionSpec] = [],
-        positionals: [PositionalSpec] = []
+        positionals: [PositionalSpec] = [],
+        subcommands: [CommandSpec] = []
     ) {
         self.name = name
         self.abstract = abstract
@@ -56,6 +62,12 @@ public struct CommandSpec: Sendable, Hashable {
         self.examples = examples
         self.options = options
         self.positionals = positionals
+        self.subcommands = subcommands
+    }
+
+    /// The subcommand named `name`, if any.
+    public func subcommand(named name: String) -> CommandSpec? {
+        subcommands.first { $0.name == name }
     }
 
     /// The option declared with long name `name`, if any.
@@ -96,5 +108,15 @@ public struct ToolSpec: Sendable, Hashable {
     /// The command named `name`, if any.
     public func command(named name: String) -> CommandSpec? {
         commands.first { $0.name == name }
+    }
+
+    /// The command or subcommand at `path`, e.g. `["faces", "add"]`, if any.
+    public func command(at path: [String]) -> CommandSpec? {
+        guard let first = path.first, var command = command(named: first) else { return nil }
+        for name in path.dropFirst() {
+            guard let subcommand = command.subcommand(named: name) else { return nil }
+            command = subcommand
+        }
+        return command
     }
 }

@@ -18,9 +18,12 @@ public struct HelpFormatter: Sendable {
     public var versionText: String { "\(tool.name) \(tool.version)" }
 
     /// The help a `ParseOutcome.help` asks for: the overview when `name` is nil or unknown.
+    ///
+    /// A subcommand is named with its command, e.g. `"faces add"`.
     public func help(forCommandNamed name: String?) -> String {
-        guard let name, let command = tool.command(named: name) else { return overview() }
-        return help(for: command)
+        let path = name.map { $0.split(separator: " ").map(String.init) } ?? []
+        guard let command = tool.command(at: path) else { return overview() }
+        return help(for: command, at: path)
     }
 
     /// The tool overview: abstract, usage, commands, tool options and how to get more help.
@@ -44,11 +47,22 @@ public struct HelpFormatter: Sendable {
 
     /// A command's help: abstract, discussion, usage, arguments, options and examples.
     public func help(for command: CommandSpec) -> String {
+        help(for: command, at: [command.name])
+    }
+
+    /// The help of the command or subcommand at `path` (its names from the tool's down).
+    private func help(for command: CommandSpec, at path: [String]) -> String {
         var lines = wrapped("OVERVIEW: " + command.abstract)
         if !command.discussion.isEmpty {
             lines += [""] + TextLayout.wrapParagraphs(command.discussion, width: width)
         }
-        lines += [""] + usageLines(for: command)
+        lines += [""] + usageLines(for: command, at: path)
+        if !command.subcommands.isEmpty {
+            lines += ["", "SUBCOMMANDS:"]
+            lines += TextLayout.columns(
+                command.subcommands.map { (left: $0.name, right: $0.abstract) },
+                indent: 2, maxLeftWidth: maxLeftWidth, width: width)
+        }
         let described = command.positionals.filter { !$0.help.isEmpty }
         if !described.isEmpty {
             lines += ["", "ARGUMENTS:"]
@@ -66,20 +80,27 @@ public struct HelpFormatter: Sendable {
                 lines += TextLayout.wrapCommand(example, width: width, indent: 2)
             }
         }
+        if !command.subcommands.isEmpty {
+            let name = "\(tool.name) " + path.joined(separator: " ")
+            lines += [""] + wrapped(
+                "See '\(tool.name) help \(path.joined(separator: " ")) SUBCOMMAND' or '\(name) SUBCOMMAND "
+                    + "--help' for a subcommand's arguments and options.")
+        }
         return lines.joined(separator: "\n")
     }
 
     /// The command's usage, e.g. `USAGE: reel compress [--preset NAME] INPUT`, wrapped so
     /// that continuation lines align under the first option.
     public func usage(for command: CommandSpec) -> String {
-        usageLines(for: command).joined(separator: "\n")
+        usageLines(for: command, at: [command.name]).joined(separator: "\n")
     }
 
-    /// The usage as wrapped lines.
-    private func usageLines(for command: CommandSpec) -> [String] {
+    /// The usage as wrapped lines; a command with subcommands takes one first.
+    private func usageLines(for command: CommandSpec, at path: [String]) -> [String] {
         var words = command.options.map(Self.usageElement)
         words += command.positionals.map(\.synopsis)
-        let lead = "USAGE: \(tool.name) \(command.name)"
+        if !command.subcommands.isEmpty { words += ["SUBCOMMAND", "[OPTIONS]"] }
+        let lead = "USAGE: \(tool.name) " + path.joined(separator: " ")
         let continuation = String(repeating: " ", count: lead.count + 1)
         return TextLayout.wrap(
             words: [lead] + words, width: width, firstPrefix: "", restPrefix: continuation)

@@ -2,18 +2,25 @@
 public enum ParseOutcome: Sendable, Hashable {
     /// Run the command described by the parsed arguments.
     case run(ParsedArguments)
-    /// Show help: the tool overview when `command` is nil, else that command's help.
+    /// Show help: the tool overview when `command` is nil, else that command's help; a
+    /// subcommand is named with its command, e.g. `"faces add"`.
     case help(command: String?)
     /// Show the tool's version.
     case version
 }
 
 /// The options and positionals given to one command, checked against its spec.
+///
+/// Options are read through the typed keys the command declares (`OptionKey`, `FlagKey`);
+/// reading a key the command does not declare throws `ArgumentError.undeclaredOption`, so a
+/// mistake in the tool's own code is an error rather than an option that is never given.
 public struct ParsedArguments: Sendable, Hashable {
-    /// The name of the command that was invoked.
-    public let command: String
+    /// The names of the command that was invoked, e.g. `["compress"]` or `["faces", "add"]`.
+    public let commandPath: [String]
     /// Every positional argument, in the order given.
     public let positionals: [String]
+    /// The kind of each option the command declares, keyed by long name.
+    let declaredOptions: [String: OptionKind]
     /// How many times each flag was given, keyed by long name.
     let flagCounts: [String: Int]
     /// Every value given for each option, in order, keyed by long name.
@@ -22,59 +29,66 @@ public struct ParsedArguments: Sendable, Hashable {
     let namedPositionals: [String: [String]]
 
     /// Creates parsed arguments directly, e.g. for tests of code that consumes them.
+    ///
+    /// `options` are the command's declared options: only they can be read.
     public init(
-        command: String,
+        commandPath: [String],
+        declaring options: [OptionSpec],
         flags: [String: Int] = [:],
         values: [String: [String]] = [:],
         positionals: [String] = [],
         namedPositionals: [String: [String]] = [:]
     ) {
-        self.command = command
+        self.commandPath = commandPath
+        self.declaredOptions = Dictionary(
+            options.map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first })
         self.flagCounts = flags
         self.optionValues = values
         self.positionals = positionals
         self.namedPositionals = namedPositionals
     }
 
-    /// Whether the flag `--name` was given.
-    public func flag(_ name: String) -> Bool {
-        count(name) > 0
+    /// The command as typed after the tool's name, e.g. `"compress"` or `"faces add"`.
+    public var command: String { commandPath.joined(separator: " ") }
+
+    /// The value of `key` converted to its type, or nil when absent; the last one if repeated.
+    public func value<Value>(_ key: OptionKey<Value>) throws(ArgumentError) -> Value? {
+        guard let text = try text(key) else { return nil }
+        return try key.converted(text)
     }
 
-    /// How many times the flag or option `--name` was given.
-    public func count(_ name: String) -> Int {
-        flagCounts[name] ?? optionValues[name]?.count ?? 0
-    }
-
-    /// The value of option `--name`, or nil when absent; the last one if it was repeated.
-    public func value(_ name: String) -> String? {
-        optionValues[name]?.last
-    }
-
-    /// Every value of option `--name`, in the order given; empty when absent.
-    public func values(_ name: String) -> [String] {
-        optionValues[name] ?? []
-    }
-
-    /// The value of `--name` converted by `parse`, or nil when absent.
-    ///
-    /// `parse` receives the text and the option's display name, e.g. `ValueParsers.bitrate`.
-    public func value<T>(
-        _ name: String, as parse: (String, String) throws(ArgumentError) -> T
-    ) throws(ArgumentError) -> T? {
-        guard let text = value(name) else { return nil }
-        return try parse(text, "--" + name)
-    }
-
-    /// Every value of `--name` converted by `parse`, in the order given.
-    public func values<T>(
-        _ name: String, as parse: (String, String) throws(ArgumentError) -> T
-    ) throws(ArgumentError) -> [T] {
-        var result: [T] = []
-        for text in values(name) {
-            result.append(try parse(text, "--" + name))
+    /// Every value of `key`, converted, in the order given; empty when absent.
+    public func values<Value>(_ key: OptionKey<Value>) throws(ArgumentError) -> [Value] {
+        try requireDeclared(key.spec)
+        var result: [Value] = []
+        for text in optionValues[key.name] ?? [] {
+            result.append(try key.converted(text))
         }
         return result
+    }
+
+    /// The value of `key` exactly as typed, for messages; nil when absent.
+    public func text<Value>(_ key: OptionKey<Value>) throws(ArgumentError) -> String? {
+        try requireDeclared(key.spec)
+        return optionValues[key.name]?.last
+    }
+
+    /// Whether the flag was given.
+    public func isSet(_ flag: FlagKey) throws(ArgumentError) -> Bool {
+        try count(flag) > 0
+    }
+
+    /// How many times the flag was given.
+    public func count(_ flag: FlagKey) throws(ArgumentError) -> Int {
+        try requireDeclared(flag.spec)
+        return flagCounts[flag.name] ?? 0
+    }
+
+    /// Throws unless the command declares an option of this name and kind.
+    private func requireDeclared(_ spec: OptionSpec) throws(ArgumentError) {
+        guard declaredOptions[spec.name] == spec.kind else {
+            throw .undeclaredOption(spec.displayName, command: command)
+        }
     }
 
     /// The first value assigned to the positional spec `name` (e.g. `"INPUT"`), if any.

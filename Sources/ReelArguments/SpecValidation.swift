@@ -2,34 +2,50 @@ extension ToolSpec {
     /// Mistakes in the spec itself, one sentence each; empty when the spec is sound.
     ///
     /// Checks for duplicate or reserved names (`help`, `-h`), malformed names, allowed
-    /// values on flags, and positionals out of order. Call it from a test of the tool's spec.
+    /// values on flags, positionals out of order, and options or positionals beside
+    /// subcommands. Call it from a test of the tool's spec.
     public func validationProblems() -> [String] {
-        var problems: [String] = []
-        var commandNames: Set<String> = []
-        for command in commands {
-            if command.name.isEmpty || command.name.hasPrefix("-") || command.name.contains(" ") {
-                problems.append("command name '\(command.name)' must be a non-empty word")
-            }
-            if command.name == "help" {
-                problems.append("command name 'help' is reserved for 'help COMMAND'")
-            }
-            if !commandNames.insert(command.name).inserted {
-                problems.append("command '\(command.name)' is declared more than once")
-            }
-            problems += command.validationProblems()
-        }
-        return problems
+        CommandSpec.namingProblems(of: commands, kind: "command", parent: nil)
     }
 }
 
 extension CommandSpec {
-    /// Mistakes in this command's options and positionals.
-    func validationProblems() -> [String] {
+    /// Mistakes in the names of `commands` (the tool's, or `parent`'s subcommands) and in each
+    /// of them; `kind` is `command` or `subcommand`.
+    static func namingProblems(of commands: [CommandSpec], kind: String, parent: [String]?) -> [String] {
+        var problems: [String] = []
+        var names: Set<String> = []
+        for command in commands {
+            let path = (parent ?? []) + [command.name]
+            let label = path.joined(separator: " ")
+            if command.name.isEmpty || command.name.hasPrefix("-") || command.name.contains(" ") {
+                problems.append("\(kind) name '\(label)' must be a non-empty word")
+            }
+            if command.name == "help" {
+                problems.append("\(kind) name '\(label)' is reserved for 'help COMMAND'")
+            }
+            if !names.insert(command.name).inserted {
+                problems.append("\(kind) '\(label)' is declared more than once")
+            }
+            problems += command.validationProblems(label: label)
+            if !command.subcommands.isEmpty {
+                if !command.options.isEmpty || !command.positionals.isEmpty {
+                    problems.append("'\(label)' has subcommands, so its options and arguments "
+                        + "belong to them, not to it")
+                }
+                problems += namingProblems(of: command.subcommands, kind: "subcommand", parent: path)
+            }
+        }
+        return problems
+    }
+
+    /// Mistakes in this command's options and positionals; `label` names it in messages.
+    func validationProblems(label commandLabel: String) -> [String] {
         var problems: [String] = []
         var names: Set<String> = []
         var shorts: Set<Character> = []
         for option in options {
-            let label = "'\(name)' option '\(option.name)'"
+            let label = "'\(commandLabel)' option '\(option.name)'"
             if option.name.count < 2 || option.name.hasPrefix("-") || option.name.contains("=")
                 || option.name.contains(" ") {
                 problems.append("\(label): long names have 2+ characters, no dashes, '=' or spaces")
@@ -54,17 +70,17 @@ extension CommandSpec {
                 problems.append("\(label) takes a value but has no value name")
             }
         }
-        problems += positionalProblems()
+        problems += positionalProblems(label: commandLabel)
         return problems
     }
 
     /// Mistakes in the order and naming of the positionals.
-    private func positionalProblems() -> [String] {
+    private func positionalProblems(label commandLabel: String) -> [String] {
         var problems: [String] = []
         var names: Set<String> = []
         var seenOptional = false
         for (index, positional) in positionals.enumerated() {
-            let label = "'\(name)' argument '\(positional.name)'"
+            let label = "'\(commandLabel)' argument '\(positional.name)'"
             if !names.insert(positional.name).inserted {
                 problems.append("\(label) is declared more than once")
             }

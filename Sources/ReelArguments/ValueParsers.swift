@@ -18,7 +18,7 @@ public struct ParsedShard: Sendable, Hashable {
 /// Parsers that turn option text into typed values, throwing `ArgumentError.invalidValue`.
 ///
 /// Each takes the text and the option's display name (e.g. `"--bitrate"`) for messages, so
-/// they can be passed straight to `ParsedArguments.value(_:as:)`.
+/// they can be passed straight to `OptionKey(_:valueName:help:parse:)`.
 public enum ValueParsers {
     /// Parses a bitrate such as `2M`, `2.5M`, `800k`, `96K` or `2000000` into bits per second.
     ///

@@ -3,77 +3,86 @@ import ReelArguments
 import ReelKit
 
 /// `reel analyze`: key frame, shots, highlights and engagement levels of one video.
-struct AnalyzeCommand {
-    /// The command's declaration.
-    static let spec = CommandSpec(
-        name: "analyze",
-        abstract: "Find a video's key frame, shots, highlights and engagement levels.",
-        discussion: """
-            Decodes the video once, cheaply, and measures subject motion (camera moves \
-            undone), something in frame, faces, sound against the video's own baseline, shot \
-            rhythm and picture quality. Every segment of the timeline (shots, long ones split \
-            into chunks of a few seconds) gets an engagement level from 0 to 9, relative to the \
-            video itself (0 its dullest tenth, 9 its top 5%; a video where nothing stands out \
-            stays below 6); parts at level 6 or above are the highlights. Cuts are placed on the exact frame; fades and dissolves count as \
-            shot boundaries too. With --json, prints one object with times in seconds; its \
-            "analysis" member is the whole analysis, which 'reel highlights' and 'reel \
-            thumbnail' take back with --analysis FILE instead of analyzing again. \
-            --format csv lists shots and highlights (seconds, timecodes, frame numbers counted \
-            from 0 with the end frame the first after the range, level); edl writes the \
-            highlights as a CMX3600 edit decision list (non-drop-frame timecode at the rounded \
-            frame rate, laid end to end on the record side); srt writes one chapter cue per shot.
-            """,
-        examples: [
-            "reel analyze holiday.mov",
-            "reel analyze holiday.mov --json | jq '.highlights'",
-            "reel analyze match.mp4 --sample-rate 10",
-            "reel analyze film.mkv --format edl > highlights.edl",
-        ],
-        options: [
-            .flag("json", help: "Print one JSON object instead of text (--format json)."),
-            .value("format", valueName: "FORMAT", help: "What to print.", allowedValues: OutputFormat.allCases.map(\.rawValue)),
-            .value("sample-rate", valueName: "FPS",
-                   help: "Frames measured per second in the main pass (default 6)."),
-            .value("report", valueName: "FILE", help: "Also write the HTML report of the analysis (see 'reel report')."),
-            .flag("no-faces", help: "Do not look for faces (saves the face pass, about a tenth of the time)."),
-            .flag("quiet", short: "q", help: "No progress on standard error."),
-        ],
-        positionals: [PositionalSpec(name: "INPUT", help: "The video to analyze.")])
-
-    /// The parsed arguments.
-    let arguments: ParsedArguments
+struct AnalyzeCommand: ReelCommand {
+    /// The analyzer's own settings, and no saved analysis: this command makes them.
+    static let analysisShape = AnalysisOptions.Shape(saved: nil, analyzerSettings: true)
+    /// `--json` and `--quiet`.
+    static let console = ConsoleOptions.Shape(
+        json: "Print one JSON object instead of text (--format json).", quiet: "No progress on standard error.")
 
     /// The renderings `--format` offers.
     enum OutputFormat: String, CaseIterable {
         case text, json, csv, edl, srt
     }
 
+    /// `--format`.
+    static let format = OptionKey<OutputFormat>("format", valueName: "FORMAT", help: "What to print.")
+
+    static func spec(presetNames: [String]) -> CommandSpec {
+        CommandSpec(
+            name: "analyze",
+            abstract: "Find a video's key frame, shots, highlights and engagement levels.",
+            discussion: """
+                Decodes the video once, cheaply, and measures subject motion (camera moves \
+                undone), something in frame, faces, sound against the video's own baseline, shot \
+                rhythm and picture quality. Every segment of the timeline (shots, long ones split \
+                into chunks of a few seconds) gets an engagement level from 0 to 9, relative to the \
+                video itself (0 its dullest tenth, 9 its top 5%; a video where nothing stands out \
+                stays below 6); parts at level 6 or above are the highlights. Cuts are placed on the exact frame; fades and dissolves count as \
+                shot boundaries too. With --json, prints one object with times in seconds; its \
+                "analysis" member is the whole analysis, which 'reel highlights' and 'reel \
+                thumbnail' take back with --analysis FILE instead of analyzing again. \
+                --format csv lists shots and highlights (seconds, timecodes, frame numbers counted \
+                from 0 with the end frame the first after the range, level); edl writes the \
+                highlights as a CMX3600 edit decision list (non-drop-frame timecode at the rounded \
+                frame rate, laid end to end on the record side); srt writes one chapter cue per shot.
+                """,
+            examples: [
+                "reel analyze holiday.mov",
+                "reel analyze holiday.mov --json | jq '.highlights'",
+                "reel analyze match.mp4 --sample-rate 10",
+                "reel analyze film.mkv --format edl > highlights.edl",
+            ],
+            options: [format.spec] + AnalysisOptions.specs(analysisShape) + [ReportOption.analysis.spec]
+                + ConsoleOptions.specs(console),
+            positionals: [PositionalSpec(name: "INPUT", help: "The video to analyze.")])
+    }
+
+    /// The video.
+    let input: InputItem
+    /// What to print.
+    let format: OutputFormat
+    /// `--report`.
+    let reportPage: String?
+    let analysis: AnalysisOptions
+    let console: ConsoleOptions
+
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        input = InputItem(display: arguments.positional("INPUT") ?? "")
+        let named: OutputFormat?
+        do throws(ArgumentError) {
+            named = try arguments.value(Self.format)
+            analysis = try AnalysisOptions(arguments, Self.analysisShape)
+            reportPage = try arguments.value(ReportOption.analysis)
+            console = try ConsoleOptions(arguments, Self.console)
+        } catch {
+            throw CommandFailure(error)
+        }
+        if console.json, let named, named != .json {
+            throw .usage("--json and --format \(named.rawValue) ask for different output; drop one of the two")
+        }
+        format = named ?? (console.json ? .json : .text)
+    }
+
     /// Runs the analysis and prints it; returns the exit status (128 + the signal that
     /// stopped it, if `signals` caught one).
     func run(signals: SignalHandling) async -> Int32 {
-        let input = InputItem(display: arguments.positional("INPUT") ?? "")
-        var options = VideoAnalyzer.Options()
-        do {
-            if let rate = try arguments.value("sample-rate", as: ValueParsers.positiveDouble) {
-                options.sampleRate = rate
-            }
-        } catch {
-            Console.error(error.description)
-            return ExitStatus.usage
-        }
-        let named = arguments.value("format").flatMap(OutputFormat.init(rawValue:))
-        if arguments.flag("json") && named != nil && named != .json {
-            Console.error("--json and --format \(named?.rawValue ?? "") ask for different output; drop one of the two")
-            return ExitStatus.usage
-        }
-        let format = named ?? (arguments.flag("json") ? .json : .text)
-        if arguments.flag("no-faces") { options.faces = nil }
-        let showProgress = !arguments.flag("quiet") && Console.errorIsTerminal
+        let showProgress = console.showsProgress
         let started = Date()
         let analysis: VideoAnalysis
         do {
             let asset = try VideoAsset(url: input.url)
-            analysis = try await VideoAnalyzer(options: options).analysis(of: asset) { fraction in
+            analysis = try await VideoAnalyzer(options: self.analysis.analyzer).analysis(of: asset) { fraction in
                 if showProgress { Console.printErr("\ranalyzing \(input.display): \(Int(fraction * 100))%") }
             }
             if showProgress { Console.printErr("\r\u{1B}[K") }
@@ -89,7 +98,7 @@ struct AnalyzeCommand {
         }
         let elapsed = Date().timeIntervalSince(started)
         let highlights = HighlightAnalysisRequest().highlights(in: analysis)
-        if let report = arguments.value("report") {
+        if let report = reportPage {
             do {
                 try await ReportWriter.write(input: input.url, title: input.display, analysis: analysis,
                                              to: URL(fileURLWithPath: report).standardizedFileURL)

@@ -3,48 +3,68 @@ import ReelArguments
 import ReelKit
 
 /// `reel assemble`: join the chunks of a plan into one file.
-struct AssembleCommand {
-    /// The command's declaration.
-    static let spec = CommandSpec(
-        name: "assemble",
-        abstract: "Join the chunks of a plan into one video, as a single encode would have made it.",
-        discussion: """
-            Checks that every job of the plan finished in DIR (its receipt names this plan; \
-            each chunk holds its planned picture count, starts with a keyframe and has the \
-            same codec headers), then joins the chunks by stream copy on the single encode's \
-            timestamps and muxes the audio job's sound. Missing or wrong chunks are an error \
-            listing the indices to run again. With a target size, the report says how far \
-            the result is from it and which chunks went most over their share.
-            """,
-        examples: ["reel assemble film-plan.json --chunks chunks/ -o film.mp4"],
-        options: [
-            .value("chunks", valueName: "DIR", help: "The directory 'reel encode-chunk' wrote to."),
-            .value("output", short: "o", valueName: "FILE", help: "The joined video to write."),
-            .flag("overwrite", help: "Replace an existing output."),
-            .flag("json", help: "Print one JSON object instead of text."),
-            .flag("quiet", short: "q", help: "No progress on standard error."),
-        ],
-        positionals: [PositionalSpec(name: "PLAN", help: "The plan written by 'reel plan'.")])
+struct AssembleCommand: ReelCommand {
+    /// `-o FILE` and `--overwrite`.
+    static let outputShape = OutputOptions.Shape(
+        valueName: "FILE", help: "The joined video to write.", generatedSuffix: nil, overwrite: "Replace an existing output.")
+    /// `--chunks DIR`.
+    static let chunks = OptionKey<String>("chunks", valueName: "DIR", help: "The directory 'reel encode-chunk' wrote to.")
 
-    let arguments: ParsedArguments
+    static func spec(presetNames: [String]) -> CommandSpec {
+        CommandSpec(
+            name: "assemble",
+            abstract: "Join the chunks of a plan into one video, as a single encode would have made it.",
+            discussion: """
+                Checks that every job of the plan finished in DIR (its receipt names this plan; \
+                each chunk holds its planned picture count, starts with a keyframe and has the \
+                same codec headers), then joins the chunks by stream copy on the single encode's \
+                timestamps and muxes the audio job's sound. Missing or wrong chunks are an error \
+                listing the indices to run again. With a target size, the report says how far \
+                the result is from it and which chunks went most over their share.
+                """,
+            examples: ["reel assemble film-plan.json --chunks chunks/ -o film.mp4"],
+            options: [chunks.spec] + OutputOptions.specs(outputShape) + ConsoleOptions.specs(.standard),
+            positionals: [PositionalSpec(name: "PLAN", help: "The plan written by 'reel plan'.")])
+    }
+
+    /// The plan's path as typed.
+    let planPath: String
+    /// `--chunks`, as typed.
+    let chunks: String
+    /// `-o`, as typed.
+    let shown: String
+    let output: OutputOptions
+    let console: ConsoleOptions
+
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        planPath = arguments.positional("PLAN") ?? ""
+        let chunks: String?
+        do throws(ArgumentError) {
+            chunks = try arguments.value(Self.chunks)
+            output = try OutputOptions(arguments, Self.outputShape)
+            console = try ConsoleOptions(arguments, .standard)
+        } catch {
+            throw CommandFailure(error)
+        }
+        guard let chunks, let shown = output.path else {
+            throw .usage("give the chunks' directory with --chunks DIR and the output with -o FILE")
+        }
+        self.chunks = chunks
+        self.shown = shown
+    }
 
     /// Joins the chunks; returns the exit status.
     func run(signals: SignalHandling) async -> Int32 {
-        let planPath = arguments.positional("PLAN") ?? ""
-        guard let chunks = arguments.value("chunks"), let shown = arguments.value("output") else {
-            Console.error("give the chunks' directory with --chunks DIR and the output with -o FILE")
-            return ExitStatus.usage
-        }
-        let output = URL(fileURLWithPath: shown).standardizedFileURL
-        guard arguments.mayWrite(output, shown: shown) else { return ExitStatus.failure }
-        let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
+        let outputURL = URL(fileURLWithPath: shown).standardizedFileURL
+        guard output.mayWrite(outputURL, shown: shown) else { return ExitStatus.failure }
+        let quiet = !console.showsProgress
         do {
             let plan = try ChunkPlan.load(from: URL(fileURLWithPath: planPath))
-            let report = try await plan.assemble(chunks: URL(fileURLWithPath: chunks).standardizedFileURL, to: output) { fraction in
+            let report = try await plan.assemble(chunks: URL(fileURLWithPath: chunks).standardizedFileURL, to: outputURL) { fraction in
                 if !quiet { Console.printErr("\rassembling: \(Int(fraction * 100))%") }
             }
             if !quiet { Console.printErr("\r\u{1B}[K") }
-            print(report, shown: shown)
+            print(report)
             return ExitStatus.success
         } catch ReelError.cancelled {
             let signal = signals.receivedSignal ?? SIGINT
@@ -61,8 +81,8 @@ struct AssembleCommand {
         }
     }
 
-    private func print(_ report: AssemblyReport, shown: String) {
-        if arguments.flag("json") {
+    private func print(_ report: AssemblyReport) {
+        if console.json {
             Console.printOut(JSONValue.object([
                 ("output", .string(shown)), ("frames", JSONValue(report.frames)), ("duration", JSONValue(report.duration)),
                 ("fileSize", JSONValue(report.bytes)), ("audioBytes", JSONValue(report.audioBytes)),

@@ -8,6 +8,9 @@ enum ExitStatus {
     static let failure: Int32 = 1
     /// The command line was wrong.
     static let usage: Int32 = 2
+    /// `reel` itself is wrong: an unsound spec, or a read of an option it does not declare
+    /// (BSD's EX_SOFTWARE).
+    static let internalError: Int32 = 70
 
     /// The status after being stopped by `signal` (130 for SIGINT, 143 for SIGTERM).
     static func interrupted(by signal: Int32) -> Int32 { 128 + signal }
@@ -19,6 +22,8 @@ struct CommandFailure: Error {
     let message: String
     /// The exit status to end with.
     let status: Int32
+    /// The parser's error this failure reports, if it reports one.
+    var argumentError: ArgumentError?
 
     /// A mistake on the command line (exit status 2).
     static func usage(_ message: String) -> CommandFailure {
@@ -30,9 +35,15 @@ struct CommandFailure: Error {
         CommandFailure(message: message, status: ExitStatus.failure)
     }
 
-    /// The parser's message for a bad argument, as a usage failure.
+    /// The parser's message for a bad argument, as a usage failure; a read of an option the
+    /// command does not declare is an internal error instead.
     init(_ error: ArgumentError) {
-        self = .usage(error.description)
+        if case .undeclaredOption = error {
+            self.init(message: error.description, status: ExitStatus.internalError)
+        } else {
+            self = .usage(error.description)
+        }
+        argumentError = error
     }
 
     /// Creates a failure from its parts.

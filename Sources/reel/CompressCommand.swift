@@ -3,47 +3,56 @@ import ReelArguments
 import ReelKit
 
 /// `reel compress`: resolves settings, inputs and outputs, runs the batch, prints the result.
-struct CompressCommand: Sendable {
-    /// The parsed `compress` arguments.
-    let arguments: ParsedArguments
+struct CompressCommand: ReelCommand {
+    /// The options, read before any work.
+    let options: CompressOptions
     /// The presets `--preset` may name.
     let catalog: PresetCatalog
-    /// Whether this is `reel highlights`: a highlight reel of each input.
-    var makesHighlightReels = false
+    /// The compressor every file of the batch shares, so one `cancel()` stops them all.
+    let compressor = VideoCompressor()
+
+    static func spec(presetNames: [String]) -> CommandSpec {
+        CompressHelp.spec(presetNames: presetNames)
+    }
+
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        try self.init(arguments, catalog: catalog, kind: .compress)
+    }
+
+    /// Reads the options of `compress` or, with `kind` `.highlights`, of `highlights`.
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog, kind: CompressOptions.Kind) throws(CommandFailure) {
+        options = try CompressOptions(arguments, kind)
+        self.catalog = catalog
+    }
+
+    func cancel() {
+        compressor.cancel()
+    }
 
     /// Runs the command and returns the exit status; `signals` tells whether it was stopped.
-    func run(compressor: VideoCompressor, signals: SignalHandling) async -> Int32 {
+    func run(signals: SignalHandling) async -> Int32 {
         do {
-            return try await execute(compressor: compressor, signals: signals)
+            return try await execute(signals: signals)
         } catch {
             Console.error(error.message)
             return error.status
         }
     }
 
-    private func execute(
-        compressor: VideoCompressor, signals: SignalHandling
-    ) async throws(CommandFailure) -> Int32 {
-        var (config, reducer) = try ConfigOverrides(arguments: arguments, catalog: catalog)
-            .resolve()
-        if makesHighlightReels {
-            var reel = try HighlightOptions.resolve(arguments)
+    private func execute(signals: SignalHandling) async throws(CommandFailure) -> Int32 {
+        var config = try options.overrides.config(catalog: catalog)
+        let reducer = options.overrides.frameReducer
+        if let reelOptions = options.reel {
+            var reel = reelOptions.reelOptions(analysis: options.analysis.saved)
             reel.crossfadeDuration = config.crossfadeDuration
             config.trim = .highlights(reel)
-        }
-        let options = try CompressOptions(arguments)
-        if let path = arguments.value("report"), options.isBatch {
-            throw CommandFailure(ArgumentError.invalidValue(option: "--report", value: path, reason: "a report is of one video; give one input"))
-        }
-        if let path = arguments.value("analysis"), options.isBatch {
-            throw CommandFailure(ArgumentError.invalidValue(
-                option: "--analysis", value: path, reason: "a saved analysis is of one video; give one input"))
         }
         // A report shows the source's analysis too: made (or read) once, and handed to a
         // highlight reel so it does not analyze again.
         var reportAnalysis: VideoAnalysis?
-        if arguments.value("report") != nil, let input = options.inputs.first {
-            reportAnalysis = try await Self.analysisForReport(of: InputItem(display: input), arguments: arguments, quiet: options.quiet)
+        if options.reportPage != nil, let input = options.inputs.first {
+            reportAnalysis = try await Self.analysisForReport(
+                of: InputItem(display: input), saved: options.analysis.saved, quiet: options.console.quiet)
             if case .planned(let planner) = config.trim, var reel = planner as? HighlightReelTrim {
                 reel.options.analysis = reportAnalysis
                 config.trim = .planned(reel)
@@ -52,9 +61,9 @@ struct CompressCommand: Sendable {
         config.fileType = try options.fileType(presetDefault: config.fileType)
         let all = try InputCollection.collect(options.inputs)
         let planner = OutputPlanner(
-            outputFile: options.outputFile, outputDirectory: options.outputDirectory,
-            fileType: config.fileType, overwrite: options.overwrite, isBatch: options.isBatch,
-            suffix: makesHighlightReels ? "-highlights" : "-compressed",
+            outputFile: options.output.path, outputDirectory: options.output.directory,
+            fileType: config.fileType, overwrite: options.output.overwrite, isBatch: options.isBatch,
+            suffix: options.output.generatedSuffix ?? "-compressed",
             expectedDuration: { [config] input in Self.expectedDuration(of: input, config: config) })
         let candidates = options.isBatch ? planner.excludingOutputs(all) : all
         if candidates.isEmpty {
@@ -63,12 +72,12 @@ struct CompressCommand: Sendable {
                 + InputCollection.videoExtensions.sorted().map { "." + $0 }.joined(separator: " ")
                 + ")")
         }
-        let selected = options.shard.map { InputCollection.slice(candidates, shard: $0) }
+        let selected = options.batch.shard.map { InputCollection.slice(candidates, shard: $0) }
             ?? candidates
         let plan = planner.plan(selected, among: candidates)
         let started = Date()
         let outcomes: [FileOutcome]
-        if options.dryRun {
+        if options.batch.dryRun {
             var planned = plan.compactMap { FileOutcome.preliminary($0, dryRun: true) }
             if case .planned(let reel) = config.trim {
                 planned = await Self.withReelRanges(planned, planner: reel, compressor: compressor)
@@ -80,16 +89,16 @@ struct CompressCommand: Sendable {
         } else {
             let toCompress = plan.filter { $0.action == .compress }.count
             let display = ProgressDisplay(
-                style: ProgressDisplay.automaticStyle(quiet: options.quiet),
+                style: ProgressDisplay.automaticStyle(quiet: options.console.quiet),
                 total: toCompress, isBatch: options.isBatch)
             let runner = BatchRunner(
-                compressor: compressor, config: config, reducer: reducer, jobs: options.jobs,
+                compressor: compressor, config: config, reducer: reducer, jobs: options.batch.jobs,
                 display: display)
             outcomes = await runner.run(plan)
             display.close()
         }
         report(outcomes, options: options, elapsed: Date().timeIntervalSince(started))
-        if let page = arguments.value("report"), let outcome = outcomes.first, outcome.status == .compressed,
+        if let page = options.reportPage, let outcome = outcomes.first, outcome.status == .compressed,
            let analytics = outcome.analytics, let reportAnalysis {
             do {
                 let section = try await CompressionReport.measure(output: outcome.file.output, analytics: analytics)
@@ -126,7 +135,7 @@ struct CompressCommand: Sendable {
 
     /// Prints the JSON object, the single-file summary or the batch table on standard output.
     private func report(_ outcomes: [FileOutcome], options: CompressOptions, elapsed: Double) {
-        if !options.quiet {
+        if !options.console.quiet {
             for outcome in outcomes where outcome.status == .compressed {
                 guard let result = outcome.analytics else { continue }
                 if result.damagedFrames > 0 || result.corruptPacketsSkipped > 0 {
@@ -142,7 +151,7 @@ struct CompressCommand: Sendable {
                 }
             }
         }
-        if options.json {
+        if options.console.json {
             if !options.isBatch, let outcome = outcomes.first {
                 Console.printOut(ResultJSON.file(outcome).rendered())
             } else {
@@ -150,12 +159,12 @@ struct CompressCommand: Sendable {
             }
             return
         }
-        if options.quiet { return }
+        if options.console.quiet { return }
         if options.isBatch {
             if !outcomes.isEmpty {
                 Console.printOut(ResultReport.table(outcomes, processingTime: elapsed))
             } else {
-                Console.printOut("nothing to do: shard \(options.shardText) holds no files")
+                Console.printOut("nothing to do: shard \(options.batch.shardText) holds no files")
             }
         } else if let outcome = outcomes.first, let text = ResultReport.single(outcome) {
             Console.printOut(text)
@@ -198,18 +207,13 @@ struct CompressCommand: Sendable {
 
     /// The source's analysis for `--report`: the saved one (`--analysis`), else a fresh one.
     private static func analysisForReport(
-        of input: InputItem, arguments: ParsedArguments, quiet: Bool
+        of input: InputItem, saved: VideoAnalysis?, quiet: Bool
     ) async throws(CommandFailure) -> VideoAnalysis {
-        do {
-            let saved = try arguments.value("analysis").map(SavedAnalysisFile.load)
+        do throws(ReelError) {
             return try await SavedAnalysisFile.analysis(
                 of: input, saved: saved, quiet: quiet || !Console.errorIsTerminal, purpose: " for the report")
-        } catch let error as ArgumentError {
-            throw CommandFailure(error)
-        } catch let error as ReelError {
-            throw .failure(ErrorText.line(for: error, input: input))
         } catch {
-            throw .failure("\(input.display): \(error)")
+            throw .failure(ErrorText.line(for: error, input: input))
         }
     }
 }

@@ -2,67 +2,117 @@ import Foundation
 import ReelArguments
 import ReelKit
 
-/// The options of `reel compress` that steer the run rather than the encoding.
-struct CompressOptions {
+/// The options of `reel compress` and `reel highlights`, read before any work starts.
+struct CompressOptions: Sendable {
+    /// What differs between the two commands: how outputs are named, which encoding groups they
+    /// take, what `--analysis` is for, and whether the output is a highlight reel.
+    struct Kind: Sendable {
+        /// `-o`, `--output-dir` and `--overwrite`.
+        let output: OutputOptions.Shape
+        /// The encoding groups beyond preset, picture and audio.
+        let encoding: ConfigOverrides.Groups
+        /// `--analysis`.
+        let analysis: AnalysisOptions.Shape
+        /// Whether each output is a highlight reel (`--max-duration`, `--min-level`).
+        let makesReels: Bool
+
+        /// `reel compress`.
+        static let compress = Kind(
+            output: outputShape(suffix: "-compressed"),
+            encoding: [.target, .reducer, .trim, .ranges, .join, .copy],
+            analysis: .init(saved: "The saved analysis ('reel analyze IN --json > FILE') that --report shows, "
+                + "instead of analyzing again (one input)."),
+            makesReels: false)
+
+        /// `reel highlights`: compress's groups but the trim, whose ranges the reel picks.
+        static let highlights = Kind(
+            output: outputShape(suffix: "-highlights"),
+            encoding: [.target, .reducer, .join, .copy],
+            analysis: .init(saved: "Use this saved analysis ('reel analyze IN --json > FILE') instead of "
+                + "analyzing again (one input)."),
+            makesReels: true)
+
+        /// Outputs named `IN<suffix>.EXT`, or `-o` for one input.
+        private static func outputShape(suffix: String) -> OutputOptions.Shape {
+            OutputOptions.Shape(
+                valueName: "FILE", help: "Output file, for a single input (.mp4 or .mov).", generatedSuffix: suffix,
+                overwrite: "Replace existing outputs (batch: recompress them).")
+        }
+    }
+
+    /// `--json` and `--quiet`.
+    static let console = ConsoleOptions.Shape(
+        json: "Print one JSON object with results and analytics.",
+        quiet: "No progress and no summary; errors are still shown.")
+
+    /// Every option of the command `kind` describes, in help order.
+    static func specs(presetNames: [String], _ kind: Kind) -> [OptionSpec] {
+        (kind.makesReels ? HighlightOptions.specs : []) + OutputOptions.specs(kind.output)
+            + ConfigOverrides.specs(presetNames: presetNames, kind.encoding) + BatchOptions.specs
+            + AnalysisOptions.specs(kind.analysis) + [ReportOption.result.spec] + ConsoleOptions.specs(console)
+    }
+
     /// The `INPUT...` arguments as typed.
     let inputs: [String]
-    /// `-o FILE`.
-    let outputFile: String?
-    /// `--output-dir DIR`.
-    let outputDirectory: String?
-    /// `--overwrite`.
-    let overwrite: Bool
-    /// `--jobs N` (1 when absent).
-    let jobs: Int
-    /// `--shard K/N`.
-    let shard: ParsedShard?
-    /// `--dry-run`.
-    let dryRun: Bool
-    /// `--json`.
-    let json: Bool
-    /// `--quiet`.
-    let quiet: Bool
-    /// `--format`, when given.
-    let format: OutputFileType?
+    /// The reel's options, for `highlights`.
+    let reel: HighlightOptions?
+    /// The encoding options.
+    let overrides: ConfigOverrides
+    /// Where outputs go.
+    let output: OutputOptions
+    /// `--jobs`, `--shard`, `--dry-run`.
+    let batch: BatchOptions
+    /// `--analysis`.
+    let analysis: AnalysisOptions
+    /// `--report`.
+    let reportPage: String?
+    /// `--json`, `--quiet`.
+    let console: ConsoleOptions
     /// Whether this is a batch: several inputs, a directory, or a shard.
     let isBatch: Bool
 
     /// Reads the options, rejecting combinations that make no sense.
-    init(_ arguments: ParsedArguments) throws(CommandFailure) {
+    init(_ arguments: ParsedArguments, _ kind: Kind) throws(CommandFailure) {
         inputs = arguments.positionalValues("INPUT")
-        outputFile = arguments.value("output")
-        outputDirectory = arguments.value("output-dir")
-        overwrite = arguments.flag("overwrite")
-        dryRun = arguments.flag("dry-run")
-        json = arguments.flag("json")
-        quiet = arguments.flag("quiet")
-        format = arguments.value("format").flatMap(OutputFileType.init(rawValue:))
-        do {
-            jobs = try arguments.value("jobs", as: ValueParsers.positiveInteger) ?? 1
-            shard = try arguments.value("shard", as: ValueParsers.shard)
+        reel = kind.makesReels ? try HighlightOptions(arguments) : nil
+        overrides = try ConfigOverrides(arguments, kind.encoding)
+        do throws(ArgumentError) {
+            output = try OutputOptions(arguments, kind.output)
+            batch = try BatchOptions(arguments)
+            analysis = try AnalysisOptions(arguments, kind.analysis)
+            reportPage = try arguments.value(ReportOption.result)
+            console = try ConsoleOptions(arguments, Self.console)
         } catch {
             throw CommandFailure(error)
         }
-        isBatch = inputs.count > 1 || shard != nil || InputCollection.containsDirectory(inputs)
-        if outputFile != nil, outputDirectory != nil {
+        isBatch = inputs.count > 1 || batch.shard != nil || InputCollection.containsDirectory(inputs)
+        if output.path != nil, output.directory != nil {
             throw .usage("give either -o/--output or --output-dir, not both")
         }
-        if outputFile != nil, isBatch {
+        if output.path != nil, isBatch {
             throw .usage("-o/--output names the output of a single input; "
                 + "use --output-dir DIR for several inputs or a directory")
         }
-    }
-
-    /// `--shard` as typed, for messages.
-    var shardText: String {
-        shard.map { "\($0.index)/\($0.count)" } ?? "1/1"
+        if let page = reportPage, isBatch {
+            throw CommandFailure(ArgumentError.invalidValue(
+                option: "--report", value: page, reason: "a report is of one video; give one input"))
+        }
+        if let path = analysis.savedPath, isBatch {
+            throw CommandFailure(ArgumentError.invalidValue(
+                option: "--analysis", value: path, reason: "a saved analysis is of one video; give one input"))
+        }
+        if let path = analysis.savedPath, !kind.makesReels, reportPage == nil {
+            throw CommandFailure(ArgumentError.invalidValue(
+                option: "--analysis", value: path, reason: "compress uses a saved analysis for --report only; give --report FILE"))
+        }
     }
 
     /// The container: `--format`, else the extension of `-o`, else the preset's.
     ///
     /// `-o` must end in `.mp4`, `.m4v` or `.mov`, and agree with `--format` when both are given.
     func fileType(presetDefault: OutputFileType) throws(CommandFailure) -> OutputFileType {
-        guard let outputFile else { return format ?? presetDefault }
+        let format = overrides.preset.format
+        guard let outputFile = output.path else { return format ?? presetDefault }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: outputFile, isDirectory: &isDirectory),
            isDirectory.boolValue {

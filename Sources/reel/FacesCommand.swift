@@ -2,86 +2,86 @@ import Foundation
 import ReelArguments
 import ReelKit
 
-/// `reel faces ACTION`: a face index on disk, as a FaceGroupAnalyzer keeps it.
-struct FacesCommand {
-    /// The command's declaration.
-    static let spec = CommandSpec(
-        name: "faces",
-        abstract: "Find faces in photos and videos, group them into people, and keep the index on disk.",
-        discussion: """
-            ACTION is one of: add PATH... (photos and videos, or directories of them; a file's \
-            path is its id, so adding it again updates it), update (regroup faces into people), \
-            people (list them; --sheet writes a sheet of face crops, one row per person), \
-            identify IMAGE... (match faces against the people, storing nothing), remove PATH... \
-            (forget those files), purge (delete the index). The index lives in --index DIR \
-            (default: the XDG data directory's reel/faces). Faces are found with dlib's models \
-            ('make models' fetches them; REEL_FACE_MODELS or --models points elsewhere). \
-            Entity ids are technical: keep names for them in your own records.
-            """,
-        examples: [
-            "reel faces add ~/Pictures/party --index faces/ --update",
-            "reel faces people --index faces/ --sheet people.jpg",
-            "reel faces identify newcomer.jpg --index faces/ --json",
-            "reel faces remove ~/Pictures/party/blurry.jpg --index faces/",
-        ],
-        options: [
-            .value("index", valueName: "DIR", help: "The index directory (created when missing)."),
-            .value("models", valueName: "DIR", help: "Where the face models are (searched first)."),
-            .flag("update", help: "add: regroup people when done."),
-            .value("sheet", valueName: "FILE", help: "people: write face crops, a row per person (.jpg or .png)."),
-            .flag("json", help: "Print one JSON object instead of text."),
-            .flag("quiet", short: "q", help: "No progress on standard error."),
-        ],
-        positionals: [
-            PositionalSpec(name: "ACTION", help: "add, update, people, identify, remove or purge."),
-            PositionalSpec(name: "PATH", help: "Files or directories (add, identify, remove).", isOptional: true, isVariadic: true),
-        ])
+/// `reel faces SUBCOMMAND`: a face index on disk, as a FaceGroupAnalyzer keeps it.
+struct FacesCommand: ReelCommand {
+    static func spec(presetNames: [String]) -> CommandSpec {
+        CommandSpec(
+            name: "faces",
+            abstract: "Find faces in photos and videos, group them into people, and keep the index on disk.",
+            discussion: """
+                add finds faces and stores them, update groups them into people, people lists \
+                them, identify matches new photos against them, remove forgets files, purge \
+                deletes the index. The index lives in --index DIR (default: the XDG data \
+                directory's reel/faces). Faces are found with dlib's models ('make models' \
+                fetches them; REEL_FACE_MODELS or --models points elsewhere). Entity ids are \
+                technical: keep names for them in your own records.
+                """,
+            examples: [
+                "reel faces add ~/Pictures/party --index faces/ --update",
+                "reel faces people --index faces/ --sheet people.jpg",
+                "reel faces identify newcomer.jpg --index faces/ --json",
+                "reel faces remove ~/Pictures/party/blurry.jpg --index faces/",
+            ],
+            subcommands: FacesAction.allCases.map(\.spec))
+    }
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "bmp", "tif", "tiff", "webp"]
 
-    let arguments: ParsedArguments
+    /// The subcommand.
+    let action: FacesAction
+    /// The files it was given (add, identify, remove).
+    let paths: [String]
+    /// The index directory: `--index`, else the XDG data directory's `reel/faces`.
+    let index: URL
+    /// `--models` (add, identify).
+    let models: URL?
+    /// `--update` (add).
+    let update: Bool
+    /// `--sheet` (people).
+    let sheet: String?
+    let console: ConsoleOptions
 
-    var index: URL {
-        arguments.value("index").map { URL(fileURLWithPath: $0).standardizedFileURL }
-            ?? URL.applicationSupportDirectory.appendingPathComponent("reel/faces", isDirectory: true)
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        guard let name = arguments.commandPath.dropFirst().first, let action = FacesAction(rawValue: name) else {
+            throw CommandFailure(message: "internal error: 'faces' ran without a subcommand", status: ExitStatus.internalError)
+        }
+        self.action = action
+        paths = action.files.map { arguments.positionalValues($0.name) } ?? []
+        do throws(ArgumentError) {
+            index = try arguments.value(FacesAction.Keys.index).map { URL(fileURLWithPath: $0).standardizedFileURL }
+                ?? URL.applicationSupportDirectory.appendingPathComponent("reel/faces", isDirectory: true)
+            models = action.findsFaces ? try arguments.value(FacesAction.Keys.models).map { URL(fileURLWithPath: $0) } : nil
+            update = action == .add ? try arguments.isSet(FacesAction.Keys.update) : false
+            sheet = action == .people ? try arguments.value(FacesAction.Keys.sheet) : nil
+            console = try ConsoleOptions(arguments, action.console)
+        } catch {
+            throw CommandFailure(error)
+        }
     }
 
-    /// Runs the action; returns the exit status.
+    /// Runs the subcommand; returns the exit status.
     func run(signals: SignalHandling) async -> Int32 {
-        let action = arguments.positional("ACTION") ?? ""
-        let paths = arguments.positionalValues("PATH")
-        let needsPaths = ["add", "identify", "remove"].contains(action)
-        guard ["add", "update", "people", "identify", "remove", "purge"].contains(action) else {
-            Console.error("unknown action '\(action)'; use add, update, people, identify, remove or purge")
-            return ExitStatus.usage
-        }
-        if needsPaths && paths.isEmpty {
-            Console.error("'\(action)' needs at least one PATH")
-            return ExitStatus.usage
-        }
-        if !needsPaths && !paths.isEmpty {
-            Console.error("'\(action)' takes no PATH")
-            return ExitStatus.usage
+        // Opening the index creates it: purge must not.
+        func analyzer() throws(ReelError) -> FaceGroupAnalyzer {
+            var options = FaceGroupAnalyzer.Options()
+            options.modelsDirectory = models
+            return try FaceGroupAnalyzer(workingDirectory: index, options: options)
         }
         do throws(ReelError) {
-            if action == "purge" {
-                try FaceGroupAnalyzer.purge(workingDirectory: index)
-                report(["action": .string("purge"), "index": .string(index.path)], text: "purged \(index.path)")
-                return ExitStatus.success
-            }
-            var options = FaceGroupAnalyzer.Options()
-            options.modelsDirectory = arguments.value("models").map { URL(fileURLWithPath: $0) }
-            let analyzer = try FaceGroupAnalyzer(workingDirectory: index, options: options)
             switch action {
-            case "add": return try await add(paths, to: analyzer)
-            case "update": return try await update(analyzer)
-            case "people": return try await people(analyzer)
-            case "identify": return try await identify(paths, with: analyzer)
-            default:
+            case .add: return try await add(paths, to: try analyzer())
+            case .update: return try await update(try analyzer())
+            case .people: return try await people(try analyzer())
+            case .identify: return try await identify(paths, with: try analyzer())
+            case .remove:
                 let ids = files(paths).map { MediaIntelligenceAssetID($0.url.path) }
-                try await analyzer.deleteAssets(ids)
+                try await analyzer().deleteAssets(ids)
                 report(["action": .string("remove"), "removed": .array(ids.map { .string($0.rawValue) })],
                        text: "removed \(ids.count) file\(ids.count == 1 ? "" : "s"); run 'reel faces update' to regroup")
+                return ExitStatus.success
+            case .purge:
+                try FaceGroupAnalyzer.purge(workingDirectory: index)
+                report(["action": .string("purge"), "index": .string(index.path)], text: "purged \(index.path)")
                 return ExitStatus.success
             }
         } catch .cancelled {
@@ -98,7 +98,7 @@ struct FacesCommand {
         let items = files(paths)
         let images = items.filter { Self.imageExtensions.contains($0.url.pathExtension.lowercased()) }
         let videos = items.filter { !Self.imageExtensions.contains($0.url.pathExtension.lowercased()) }
-        let showProgress = !arguments.flag("quiet") && !arguments.flag("json")
+        let showProgress = !console.quiet && !console.json
         var added: [(String, [Face])] = []
         var failed: [(String, String)] = []
         let names = Dictionary(items.map { ($0.url.path, $0.display) }, uniquingKeysWith: { first, _ in first })
@@ -131,7 +131,7 @@ struct FacesCommand {
                 MediaIntelligenceVideoAsset(id: .init($0.url.path), kind: .url($0.url))
             }))
         }
-        if arguments.flag("update") {
+        if update {
             try await analyzer.update()
             // Report the faces with the people they were grouped into.
             var grouped: [(String, [Face])] = []
@@ -167,13 +167,13 @@ struct FacesCommand {
 
     private func people(_ analyzer: FaceGroupAnalyzer) async throws(ReelError) -> Int32 {
         let state = await analyzer.state
-        if state != .ready && !arguments.flag("json") {
+        if state != .ready && !console.json {
             Console.error("the groups are \(state.rawValue): run 'reel faces update' first for current people")
         }
         let people = try await analyzer.allFacesByEntityID.sorted {
             $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key
         }
-        if let sheet = arguments.value("sheet") {
+        if let sheet {
             try await analyzer.writeFaceSheet(to: URL(fileURLWithPath: sheet).standardizedFileURL)
         }
         var lines: [String] = []
@@ -186,7 +186,7 @@ struct FacesCommand {
                                     ("files", .array(assets.map { .string($0) }))]))
         }
         report([("action", .string("people")), ("state", .string(state.rawValue)), ("people", .array(entries)),
-                ("sheet", JSONValue(arguments.value("sheet")))],
+                ("sheet", JSONValue(sheet))],
                text: lines.isEmpty ? "no people yet" : lines.joined(separator: "\n"))
         return ExitStatus.success
     }
@@ -236,9 +236,9 @@ struct FacesCommand {
     }
 
     private func report(_ members: [(String, JSONValue)], text: String) {
-        if arguments.flag("json") {
+        if console.json {
             Console.printOut(JSONValue.object(members).rendered())
-        } else if !arguments.flag("quiet") {
+        } else if !console.quiet {
             Console.printOut(text)
         }
     }

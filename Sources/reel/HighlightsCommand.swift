@@ -2,8 +2,7 @@ import ReelArguments
 import ReelKit
 
 /// `reel highlights`: `reel compress` whose output is a highlight reel of each input.
-enum HighlightsCommand {
-    /// The command's declaration: every `compress` option plus the reel's own.
+struct HighlightsCommand: ReelCommand {
     static func spec(presetNames: [String]) -> CommandSpec {
         CommandSpec(
             name: "highlights",
@@ -24,36 +23,63 @@ enum HighlightsCommand {
                 "reel highlights match.mp4 --min-level 6 -o best.mp4 --json",
                 "reel highlights ~/clips/ --output-dir reels/ --max-duration 20 --jobs 2",
             ],
-            options: highlightOptions + CompressHelp.options(presetNames: presetNames).filter {
-                !["start", "end", "ranges"].contains($0.name)
-            },
+            options: CompressOptions.specs(presetNames: presetNames, .highlights),
             positionals: [
                 PositionalSpec(name: "INPUT", help: "Video files or directories.", isVariadic: true),
             ])
     }
 
-    private static let highlightOptions: [OptionSpec] = [
-        .value("max-duration", valueName: "SECONDS", help: "Longest the reel may be, e.g. 30."),
-        .value("min-level", valueName: "LEVEL", help: "Lowest engagement level (0-9) a part may have."),
-        .value("analysis", valueName: "FILE",
-               help: "Use this saved analysis ('reel analyze IN --json > FILE') instead of analyzing again (one input)."),
-    ]
+    /// The compression that makes the reels.
+    let compress: CompressCommand
+
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        compress = try CompressCommand(arguments, catalog: catalog, kind: .highlights)
+    }
+
+    func run(signals: SignalHandling) async -> Int32 {
+        await compress.run(signals: signals)
+    }
+
+    func cancel() {
+        compress.cancel()
+    }
 }
 
-/// The reel options of `reel highlights`.
-enum HighlightOptions {
-    static func resolve(_ arguments: ParsedArguments) throws(CommandFailure) -> HighlightReelOptions {
+/// `--max-duration` and `--min-level`: the reel options of `reel highlights`.
+struct HighlightOptions: Sendable {
+    /// The keys.
+    enum Keys {
+        static let maxDuration = OptionKey<Double>(
+            "max-duration", valueName: "SECONDS", help: "Longest the reel may be, e.g. 30.", parse: ValueParsers.seconds)
+        static let minLevel = OptionKey<Double>(
+            "min-level", valueName: "LEVEL", help: "Lowest engagement level (0-9) a part may have.",
+            parse: ValueParsers.positiveDouble)
+    }
+
+    /// The declarations, in help order.
+    static let specs = [Keys.maxDuration.spec, Keys.minLevel.spec]
+
+    /// `--max-duration`.
+    let maximumDuration: Double?
+    /// `--min-level`.
+    let minimumLevel: Double?
+
+    /// Reads the options; a level above 9 is a usage failure.
+    init(_ arguments: ParsedArguments) throws(CommandFailure) {
         do throws(ArgumentError) {
-            let budget = try arguments.value("max-duration", as: ValueParsers.seconds)
-            let level = try arguments.value("min-level", as: ValueParsers.positiveDouble)
-            if let level, level > 9 {
-                throw .invalidValue(option: "--min-level", value: arguments.value("min-level") ?? "",
+            maximumDuration = try arguments.value(Keys.maxDuration)
+            minimumLevel = try arguments.value(Keys.minLevel)
+            if let minimumLevel, minimumLevel > 9 {
+                throw .invalidValue(option: Keys.minLevel.displayName, value: try arguments.text(Keys.minLevel) ?? "",
                                     reason: "levels go from 0 to 9")
             }
-            let analysis = try arguments.value("analysis").map(SavedAnalysisFile.load)
-            return HighlightReelOptions(maximumDuration: budget, minimumLevel: level.map { Float($0) }, analysis: analysis)
         } catch {
             throw CommandFailure(error)
         }
+    }
+
+    /// The library's reel options; `analysis` is a saved analysis to use instead of a fresh one.
+    func reelOptions(analysis: VideoAnalysis?) -> HighlightReelOptions {
+        HighlightReelOptions(maximumDuration: maximumDuration, minimumLevel: minimumLevel.map { Float($0) }, analysis: analysis)
     }
 }

@@ -3,13 +3,25 @@ import ReelArguments
 import ReelKit
 
 /// `reel plan`: cut a long video's encode into chunks that any scheduler can spread.
-struct PlanCommand {
-    /// The command's declaration: its own options and `compress`'s encoding options.
+struct PlanCommand: ReelCommand {
+    /// `-o FILE` and `--overwrite`.
+    static let outputShape = OutputOptions.Shape(
+        valueName: "FILE", help: "The plan to write (default IN-plan.json).", generatedSuffix: nil,
+        overwrite: "Replace an existing plan.")
+    /// The encoding groups beyond preset, picture and audio: a chunked encode keeps the whole
+    /// video or one trim, re-encoded with frames reduced evenly, so no ranges, join, copy or
+    /// reducer.
+    static let encoding: ConfigOverrides.Groups = [.target, .trim]
+
+    /// `--chunk DURATION`: seconds, with or without an `s`.
+    static let chunk = OptionKey<Double>(
+        "chunk", valueName: "DURATION", help: "Chunk length aimed for, e.g. 60s or 00:02:00 (default 60s).",
+        parse: { text, option throws(ArgumentError) in
+            try ValueParsers.duration(text.hasSuffix("s") ? String(text.dropLast()) : text, option: option).seconds
+        })
+
     static func spec(presetNames: [String]) -> CommandSpec {
-        let excluded: Set<String> = [
-            "output", "output-dir", "ranges", "crossfade", "jobs", "shard", "dry-run", "reducer", "seed", "copy", "report",
-        ]
-        return CommandSpec(
+        CommandSpec(
             name: "plan",
             abstract: "Plan a chunked encode of one video for many machines (see Docs/distributed.md).",
             discussion: """
@@ -27,49 +39,57 @@ struct PlanCommand {
                 "reel plan film.mov -o film-plan.json --preset high --chunk 60s",
                 "reel plan match.mp4 -o plan.json --target-size 500M --analysis match.json",
             ],
-            options: [
-                .value("output", short: "o", valueName: "FILE", help: "The plan to write (default IN-plan.json)."),
-                .value("chunk", valueName: "DURATION", help: "Chunk length aimed for, e.g. 60s or 00:02:00 (default 60s)."),
-                .value("analysis", valueName: "FILE", help: "Use this saved analysis ('reel analyze IN --json > FILE')."),
-            ] + CompressHelp.options(presetNames: presetNames).filter { !excluded.contains($0.name) },
+            options: OutputOptions.specs(outputShape) + [chunk.spec] + AnalysisOptions.specs(.savedAnalysis)
+                + ConfigOverrides.specs(presetNames: presetNames, encoding) + ConsoleOptions.specs(.standard),
             positionals: [PositionalSpec(name: "INPUT", help: "The video to plan.")])
     }
 
-    let arguments: ParsedArguments
+    /// The video.
+    let input: InputItem
+    /// The chunk length aimed for, in seconds.
+    let chunkLength: Double
+    let output: OutputOptions
+    let analysis: AnalysisOptions
+    let overrides: ConfigOverrides
+    let console: ConsoleOptions
+    /// The presets `--preset` may name.
     let catalog: PresetCatalog
+
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        input = InputItem(display: arguments.positional("INPUT") ?? "")
+        overrides = try ConfigOverrides(arguments, Self.encoding)
+        do throws(ArgumentError) {
+            chunkLength = try arguments.value(Self.chunk) ?? 60
+            output = try OutputOptions(arguments, Self.outputShape)
+            analysis = try AnalysisOptions(arguments, .savedAnalysis)
+            console = try ConsoleOptions(arguments, .standard)
+        } catch {
+            throw CommandFailure(error)
+        }
+        self.catalog = catalog
+    }
 
     /// Writes the plan; returns the exit status.
     func run(signals: SignalHandling) async -> Int32 {
-        let input = InputItem(display: arguments.positional("INPUT") ?? "")
         let config: CompressionConfig
-        let saved: VideoAnalysis?
-        let length: Double
-        do {
-            (config, _) = try ConfigOverrides(arguments: arguments, catalog: catalog).resolve()
-            saved = try arguments.value("analysis").map(SavedAnalysisFile.load)
-            length = try arguments.value("chunk") { text, option throws(ArgumentError) in
-                try ValueParsers.duration(text.hasSuffix("s") ? String(text.dropLast()) : text, option: option).seconds
-            } ?? 60
-        } catch let failure as CommandFailure {
-            Console.error(failure.message)
-            return failure.status
-        } catch let error as ArgumentError {
-            Console.error(error.description)
-            return ExitStatus.usage
+        do throws(CommandFailure) {
+            config = try overrides.config(catalog: catalog)
         } catch {
-            Console.error("\(error)")
-            return ExitStatus.usage
+            Console.error(error.message)
+            return error.status
         }
-        let shown = arguments.value("output") ?? input.url.deletingPathExtension().lastPathComponent + "-plan.json"
-        let output = URL(fileURLWithPath: shown).standardizedFileURL
-        guard arguments.mayWrite(output, shown: shown) else { return ExitStatus.failure }
-        let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
+        let shown = output.path ?? input.url.deletingPathExtension().lastPathComponent + "-plan.json"
+        let planURL = URL(fileURLWithPath: shown).standardizedFileURL
+        guard output.mayWrite(planURL, shown: shown) else { return ExitStatus.failure }
+        let quiet = !console.showsProgress
         do {
-            let plan = try await ChunkPlan.make(for: input.url, config: config, chunkLength: length, analysis: saved) { fraction in
+            let plan = try await ChunkPlan.make(
+                for: input.url, config: config, chunkLength: chunkLength, analysis: analysis.saved
+            ) { fraction in
                 if !quiet { Console.printErr("\rplanning \(input.display): \(Int(fraction * 100))%") }
             }
             if !quiet { Console.printErr("\r\u{1B}[K") }
-            try plan.write(to: output)
+            try plan.write(to: planURL)
             report(plan, shown: shown)
             return ExitStatus.success
         } catch ReelError.cancelled {
@@ -77,13 +97,13 @@ struct PlanCommand {
             Console.error("interrupted by \(SignalHandling.name(of: signal)); no plan was written")
             return ExitStatus.interrupted(by: signal)
         } catch {
-            Console.error(ErrorText.line(for: error, input: input, extraPaths: [(output.path, shown)]))
+            Console.error(ErrorText.line(for: error, input: input, extraPaths: [(planURL.path, shown)]))
             return ExitStatus.failure
         }
     }
 
     private func report(_ plan: ChunkPlan, shown: String) {
-        if arguments.flag("json") {
+        if console.json {
             Console.printOut(JSONValue.object([
                 ("plan", .string(shown)), ("id", .string(plan.id)), ("jobs", JSONValue(plan.jobCount)),
                 ("audioIndex", JSONValue(plan.audioIndex)), ("frames", JSONValue(plan.frameCount)),

@@ -2,15 +2,40 @@ import ReelArguments
 import ReelKit
 
 /// `reel presets`: every preset with its numbers, as text or JSON.
-struct PresetsCommand {
-    /// The parsed `presets` arguments.
-    let arguments: ParsedArguments
+struct PresetsCommand: ReelCommand {
+    static func spec(presetNames: [String]) -> CommandSpec {
+        CommandSpec(
+            name: "presets",
+            abstract: "List every preset with its numbers (built-in and user files).",
+            discussion: """
+                Built-in presets are low, medium, high, social and messaging. User presets are the \
+                *.json files in $REEL_PRESETS_DIR, else $XDG_CONFIG_HOME/reel/presets, else \
+                ~/.config/reel/presets; they use the format of the built-in files and a user \
+                preset replaces a built-in one of the same name.
+                """,
+            examples: ["reel presets", "reel presets --json | jq '.presets[].name'"],
+            options: ConsoleOptions.specs(.jsonOnly))
+    }
+
+    /// Listing presets is quick: an interrupt ends it the usual way.
+    static var handlesSignals: Bool { false }
+
     /// The presets to list.
     let catalog: PresetCatalog
+    let console: ConsoleOptions
+
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        do throws(ArgumentError) {
+            console = try ConsoleOptions(arguments, .jsonOnly)
+        } catch {
+            throw CommandFailure(error)
+        }
+        self.catalog = catalog
+    }
 
     /// Prints the presets; unusable user files are reported on standard error (exit status 1).
-    func run() -> Int32 {
-        if arguments.flag("json") {
+    func run(signals: SignalHandling) async -> Int32 {
+        if console.json {
             Console.printOut(json().rendered())
         } else {
             Console.printOut(catalog.entries.map(Self.text).joined(separator: "\n\n"))

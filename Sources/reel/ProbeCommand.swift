@@ -3,13 +3,40 @@ import ReelArguments
 import ReelKit
 
 /// `reel probe`: describes a media file as text or JSON.
-struct ProbeCommand {
-    /// The parsed `probe` arguments.
-    let arguments: ParsedArguments
+struct ProbeCommand: ReelCommand {
+    static func spec(presetNames: [String]) -> CommandSpec {
+        CommandSpec(
+            name: "probe",
+            abstract: "Describe a media file: container, duration, size and every stream.",
+            discussion: """
+                Lists each stream with its codec, dimensions (coded and as displayed after \
+                rotation), frame rate and whether it varies, bit rate, color and HDR tags, audio \
+                rate and channels. Tracks that are not the main picture or sound (depth or \
+                disparity video, data, cover art) are marked with their role.
+                """,
+            examples: ["reel probe holiday.mov", "reel probe holiday.mov --json | jq .streams"],
+            options: ConsoleOptions.specs(.jsonOnly),
+            positionals: [PositionalSpec(name: "INPUT", help: "The file to describe.")])
+    }
+
+    /// A probe is quick: an interrupt ends it the usual way.
+    static var handlesSignals: Bool { false }
+
+    /// The file.
+    let input: InputItem
+    let console: ConsoleOptions
+
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        input = InputItem(display: arguments.positional("INPUT") ?? "")
+        do throws(ArgumentError) {
+            console = try ConsoleOptions(arguments, .jsonOnly)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
 
     /// Probes the input, prints the description, and returns the exit status.
-    func run() -> Int32 {
-        let input = InputItem(display: arguments.positional("INPUT") ?? "")
+    func run(signals: SignalHandling) async -> Int32 {
         let info: MediaInfo
         do {
             info = try MediaInfo.probe(input.url)
@@ -17,7 +44,7 @@ struct ProbeCommand {
             Console.error(ErrorText.line(for: error, input: input))
             return ExitStatus.failure
         }
-        if arguments.flag("json") {
+        if console.json {
             Console.printOut(ProbeJSON.info(info).rendered())
         } else {
             Console.printOut(Self.text(info, name: input.display))

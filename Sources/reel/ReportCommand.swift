@@ -3,61 +3,77 @@ import ReelArguments
 import ReelKit
 
 /// `reel report`: one self-contained HTML page of a video's analysis.
-struct ReportCommand {
-    /// The command's declaration.
-    static let spec = CommandSpec(
-        name: "report",
-        abstract: "Write an HTML page of a video's analysis: timeline, key frame, shots, highlights.",
-        discussion: """
-            One self-contained HTML file (inline CSS and SVG, pictures as JPEG data, no \
-            scripts) that opens offline: a summary, a timeline of shots, gradual transitions, \
-            highlights, the engagement level, the key frame and the samples with faces, the key \
-            frame large, a picture per highlight and per shot (at most 60 shots, evenly chosen), \
-            and tables of shots and highlights with times, timecodes, frame numbers and levels.
-            """,
-        examples: [
-            "reel report holiday.mov -o holiday.html",
-            "reel report film.mkv -o film.html --analysis film.json",
-        ],
-        options: [
-            .value("output", short: "o", valueName: "FILE", help: "The page to write (default IN-report.html)."),
-            .value("analysis", valueName: "FILE", help: "Use this saved analysis ('reel analyze IN --json > FILE')."),
-            .value("faces", valueName: "DIR",
-                   help: "A face index holding this video ('reel faces add IN --index DIR', then 'update'): its people as lanes."),
-            .flag("overwrite", help: "Replace an existing page."),
-            .flag("quiet", short: "q", help: "No progress on standard error."),
-        ],
-        positionals: [PositionalSpec(name: "INPUT", help: "The video to report on.")])
+struct ReportCommand: ReelCommand {
+    /// `-o FILE` and `--overwrite`.
+    static let outputShape = OutputOptions.Shape(
+        valueName: "FILE", help: "The page to write (default IN-report.html).", generatedSuffix: nil,
+        overwrite: "Replace an existing page.")
+    /// `--quiet` only: the page's path is the one line printed.
+    static let console = ConsoleOptions.Shape(json: nil, quiet: "No progress on standard error.")
+    /// `--faces DIR`.
+    static let faces = OptionKey<String>(
+        "faces", valueName: "DIR",
+        help: "A face index holding this video ('reel faces add IN --index DIR', then 'update'): its people as lanes.")
 
-    let arguments: ParsedArguments
+    static func spec(presetNames: [String]) -> CommandSpec {
+        CommandSpec(
+            name: "report",
+            abstract: "Write an HTML page of a video's analysis: timeline, key frame, shots, highlights.",
+            discussion: """
+                One self-contained HTML file (inline CSS and SVG, pictures as JPEG data, no \
+                scripts) that opens offline: a summary, a timeline of shots, gradual transitions, \
+                highlights, the engagement level, the key frame and the samples with faces, the key \
+                frame large, a picture per highlight and per shot (at most 60 shots, evenly chosen), \
+                and tables of shots and highlights with times, timecodes, frame numbers and levels.
+                """,
+            examples: [
+                "reel report holiday.mov -o holiday.html",
+                "reel report film.mkv -o film.html --analysis film.json",
+            ],
+            options: OutputOptions.specs(outputShape) + AnalysisOptions.specs(.savedAnalysis) + [faces.spec]
+                + ConsoleOptions.specs(console),
+            positionals: [PositionalSpec(name: "INPUT", help: "The video to report on.")])
+    }
+
+    /// The video.
+    let input: InputItem
+    /// `--faces`.
+    let faceIndex: String?
+    let output: OutputOptions
+    let analysis: AnalysisOptions
+    let console: ConsoleOptions
+
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        input = InputItem(display: arguments.positional("INPUT") ?? "")
+        do throws(ArgumentError) {
+            output = try OutputOptions(arguments, Self.outputShape)
+            analysis = try AnalysisOptions(arguments, .savedAnalysis)
+            faceIndex = try arguments.value(Self.faces)
+            console = try ConsoleOptions(arguments, Self.console)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
 
     /// Writes the page; returns the exit status.
     func run(signals: SignalHandling) async -> Int32 {
-        let input = InputItem(display: arguments.positional("INPUT") ?? "")
-        let saved: VideoAnalysis?
-        do throws(ArgumentError) {
-            saved = try arguments.value("analysis").map(SavedAnalysisFile.load)
-        } catch {
-            Console.error(error.description)
-            return ExitStatus.usage
-        }
-        let shown = arguments.value("output") ?? input.url.deletingPathExtension().lastPathComponent + "-report.html"
-        let output = URL(fileURLWithPath: shown).standardizedFileURL
-        guard arguments.mayWrite(output, shown: shown) else { return ExitStatus.failure }
-        let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
+        let shown = output.path ?? input.url.deletingPathExtension().lastPathComponent + "-report.html"
+        let page = URL(fileURLWithPath: shown).standardizedFileURL
+        guard output.mayWrite(page, shown: shown) else { return ExitStatus.failure }
+        let quiet = !console.showsProgress
         do {
-            let analysis = try await SavedAnalysisFile.analysis(of: input, saved: saved, quiet: quiet)
+            let analysis = try await SavedAnalysisFile.analysis(of: input, saved: self.analysis.saved, quiet: quiet)
             if !quiet { Console.printErr("\rpictures for the report...\u{1B}[K") }
             var people: [ReportPerson] = []
-            if let index = arguments.value("faces") { people = try await ReportWriter.people(of: input.url, index: index) }
-            try await ReportWriter.write(input: input.url, title: input.display, analysis: analysis, to: output, people: people)
+            if let index = faceIndex { people = try await ReportWriter.people(of: input.url, index: index) }
+            try await ReportWriter.write(input: input.url, title: input.display, analysis: analysis, to: page, people: people)
             if !quiet { Console.printErr("\r\u{1B}[K") }
         } catch ReelError.cancelled {
             let signal = signals.receivedSignal ?? SIGINT
             Console.error("interrupted by \(SignalHandling.name(of: signal)); no page was written")
             return ExitStatus.interrupted(by: signal)
         } catch let error as ReelError {
-            Console.error(ErrorText.line(for: error, input: input, extraPaths: [(output.path, shown)]))
+            Console.error(ErrorText.line(for: error, input: input, extraPaths: [(page.path, shown)]))
             return ExitStatus.failure
         } catch {
             Console.error("\(shown): \(error.localizedDescription)")

@@ -3,13 +3,23 @@ import ReelArguments
 import ReelKit
 
 /// `reel split`: one file per shot or per highlight of a video.
-struct SplitCommand {
-    /// The command's declaration: the split's own options and `compress`'s encoding options.
+struct SplitCommand: ReelCommand {
+    /// `-o DIR` and `--overwrite`.
+    static let outputShape = OutputOptions.Shape(
+        valueName: "DIR", help: "The directory to write the pieces to (created if missing).", generatedSuffix: nil,
+        overwrite: "Replace existing pieces.")
+    /// The encoding groups beyond preset, picture and audio: each piece is one range, copied or
+    /// encoded on its own, so no trim, join or target.
+    static let encoding: ConfigOverrides.Groups = [.reducer, .copy]
+
+    /// The keys of the split's own options.
+    enum Keys {
+        static let shots = FlagKey("shots", help: "One file per shot.")
+        static let highlights = FlagKey("highlights", help: "One file per highlight (as 'reel analyze' lists them).")
+    }
+
     static func spec(presetNames: [String]) -> CommandSpec {
-        let excluded: Set<String> = [
-            "output", "output-dir", "start", "end", "ranges", "crossfade", "jobs", "shard", "dry-run", "target-size", "target-quality",
-        ]
-        return CommandSpec(
+        CommandSpec(
             name: "split",
             abstract: "Write one file per shot or per highlight of a video.",
             discussion: """
@@ -25,50 +35,66 @@ struct SplitCommand {
                 "reel split match.mp4 --highlights -o best/ --preset social",
                 "reel split match.mp4 --shots -o cuts/ --copy --analysis match.json",
             ],
-            options: [
-                .value("output", short: "o", valueName: "DIR", help: "The directory to write the pieces to (created if missing)."),
-                .flag("shots", help: "One file per shot."),
-                .flag("highlights", help: "One file per highlight (as 'reel analyze' lists them)."),
-                .value("analysis", valueName: "FILE", help: "Use this saved analysis ('reel analyze IN --json > FILE')."),
-            ] + CompressHelp.options(presetNames: presetNames).filter { !excluded.contains($0.name) },
+            options: OutputOptions.specs(outputShape) + [Keys.shots.spec, Keys.highlights.spec]
+                + AnalysisOptions.specs(.savedAnalysis) + ConfigOverrides.specs(presetNames: presetNames, encoding)
+                + ConsoleOptions.specs(.standard),
             positionals: [PositionalSpec(name: "INPUT", help: "The video to split.")])
     }
 
-    let arguments: ParsedArguments
+    /// The video.
+    let input: InputItem
+    /// Pieces per shot (`--shots`) or per highlight.
+    let byShot: Bool
+    /// The directory, as typed.
+    let directoryPath: String
+    let output: OutputOptions
+    let analysis: AnalysisOptions
+    let overrides: ConfigOverrides
+    let console: ConsoleOptions
+    /// The presets `--preset` may name.
     let catalog: PresetCatalog
+    /// The compressor that encodes (or copies) each piece.
+    let compressor = VideoCompressor()
+
+    init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
+        input = InputItem(display: arguments.positional("INPUT") ?? "")
+        overrides = try ConfigOverrides(arguments, Self.encoding)
+        let shots: Bool, highlights: Bool
+        do throws(ArgumentError) {
+            shots = try arguments.isSet(Keys.shots)
+            highlights = try arguments.isSet(Keys.highlights)
+            output = try OutputOptions(arguments, Self.outputShape)
+            analysis = try AnalysisOptions(arguments, .savedAnalysis)
+            console = try ConsoleOptions(arguments, .standard)
+        } catch {
+            throw CommandFailure(error)
+        }
+        guard shots != highlights else { throw .usage("give one of --shots and --highlights") }
+        guard let directoryPath = output.path else { throw .usage("give the directory to write to with -o DIR") }
+        byShot = shots
+        self.directoryPath = directoryPath
+        self.catalog = catalog
+    }
+
+    func cancel() {
+        compressor.cancel()
+    }
 
     /// Splits the video; returns the exit status (128 + the signal that stopped it).
-    func run(compressor: VideoCompressor, signals: SignalHandling) async -> Int32 {
-        let input = InputItem(display: arguments.positional("INPUT") ?? "")
-        guard arguments.flag("shots") != arguments.flag("highlights") else {
-            Console.error("give one of --shots and --highlights")
-            return ExitStatus.usage
-        }
-        guard let directoryPath = arguments.value("output") else {
-            Console.error("give the directory to write to with -o DIR")
-            return ExitStatus.usage
-        }
+    func run(signals: SignalHandling) async -> Int32 {
         let config: CompressionConfig
-        let saved: VideoAnalysis?
-        do {
-            (config, _) = try ConfigOverrides(arguments: arguments, catalog: catalog).resolve()
-            saved = try arguments.value("analysis").map(SavedAnalysisFile.load)
-        } catch let failure as CommandFailure {
-            Console.error(failure.message)
-            return failure.status
-        } catch let error as ArgumentError {
-            Console.error(error.description)
-            return ExitStatus.usage
+        do throws(CommandFailure) {
+            config = try overrides.config(catalog: catalog)
         } catch {
-            Console.error("\(error)")
-            return ExitStatus.usage
+            Console.error(error.message)
+            return error.status
         }
         let directory = URL(fileURLWithPath: directoryPath).standardizedFileURL
-        let quiet = arguments.flag("quiet") || !Console.errorIsTerminal
+        let quiet = !console.showsProgress
         var written: [(range: TimeRange, output: URL, size: Int64)] = []
         do {
-            let analysis = try await SavedAnalysisFile.analysis(of: input, saved: saved, quiet: quiet)
-            let kind = arguments.flag("shots") ? "shot" : "highlight"
+            let analysis = try await SavedAnalysisFile.analysis(of: input, saved: self.analysis.saved, quiet: quiet)
+            let kind = byShot ? "shot" : "highlight"
             let ranges = kind == "shot" ? analysis.shots : HighlightAnalysisRequest().highlights(in: analysis)
             guard !ranges.isEmpty else {
                 Console.error("\(input.display): has no \(kind)s to write")
@@ -81,11 +107,11 @@ struct SplitCommand {
                 piece.trim = .ranges([range])
                 let name = String(format: "%@-%@-%03d-%.2fs.%@", base, kind, index + 1, range.start.seconds, config.fileType.fileExtension)
                 piece.outputURL = directory.appendingPathComponent(name)
-                guard arguments.mayWrite(directory.appendingPathComponent(name), shown: "\(directoryPath)/\(name)") else {
+                guard output.mayWrite(directory.appendingPathComponent(name), shown: "\(directoryPath)/\(name)") else {
                     return ExitStatus.failure
                 }
                 if !quiet { Console.printErr("\r\(kind) \(index + 1) of \(ranges.count)") }
-                let result = try await compressor.compressVideo(input.url, config: piece)
+                let result = try await compressor.compressVideo(input.url, config: piece, frameReducer: overrides.frameReducer)
                 written.append((range, result.url, result.analytics.compressedFileSize))
             }
             if !quiet { Console.printErr("\r\u{1B}[K") }
@@ -100,14 +126,14 @@ struct SplitCommand {
             Console.error("\(directoryPath): cannot create the directory: \(error.localizedDescription)")
             return ExitStatus.failure
         }
-        report(written, input: input, directory: directoryPath)
+        report(written)
         return ExitStatus.success
     }
 
     /// One line per piece, or one JSON object.
-    private func report(_ written: [(range: TimeRange, output: URL, size: Int64)], input: InputItem, directory: String) {
-        let shown = { (url: URL) in (directory as NSString).appendingPathComponent(url.lastPathComponent) }
-        if arguments.flag("json") {
+    private func report(_ written: [(range: TimeRange, output: URL, size: Int64)]) {
+        let shown = { (url: URL) in (directoryPath as NSString).appendingPathComponent(url.lastPathComponent) }
+        if console.json {
             Console.printOut(JSONValue.object([
                 ("source", .string(input.display)),
                 ("pieces", .array(written.map { piece in

@@ -14,7 +14,7 @@ let specProblems = tool.validationProblems()
 if !specProblems.isEmpty {
     Console.error("internal error: the tool spec is unsound: "
         + specProblems.joined(separator: "; "))
-    exit(70)
+    exit(ExitStatus.internalError)
 }
 #endif
 
@@ -36,60 +36,22 @@ case .help(let command):
         .help(forCommandNamed: command))
     status = ExitStatus.success
 case .run(let arguments):
-    switch arguments.command {
-    case "compress", "highlights":
-        let command = CompressCommand(
-            arguments: arguments, catalog: catalog, makesHighlightReels: arguments.command == "highlights")
-        let compressor = VideoCompressor()
-        let signals = SignalHandling()
-        status = await signals.run(onSignal: { compressor.cancel() }) {
-            await command.run(compressor: compressor, signals: signals)
-        }
-    case "report":
-        let command = ReportCommand(arguments: arguments)
-        let signals = SignalHandling()
-        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
-    case "split":
-        let command = SplitCommand(arguments: arguments, catalog: catalog)
-        let compressor = VideoCompressor()
-        let signals = SignalHandling()
-        status = await signals.run(onSignal: { compressor.cancel() }) {
-            await command.run(compressor: compressor, signals: signals)
-        }
-    case "plan":
-        let command = PlanCommand(arguments: arguments, catalog: catalog)
-        let signals = SignalHandling()
-        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
-    case "encode-chunk":
-        let command = EncodeChunkCommand(arguments: arguments)
-        let compressor = VideoCompressor()
-        let signals = SignalHandling()
-        status = await signals.run(onSignal: { compressor.cancel() }) {
-            await command.run(compressor: compressor, signals: signals)
-        }
-    case "assemble":
-        let command = AssembleCommand(arguments: arguments)
-        let signals = SignalHandling()
-        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
-    case "probe":
-        status = ProbeCommand(arguments: arguments).run()
-    case "thumbnail":
-        let command = ThumbnailCommand(arguments: arguments)
-        let signals = SignalHandling()
-        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
-    case "analyze":
-        let command = AnalyzeCommand(arguments: arguments)
-        let signals = SignalHandling()
-        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
-    case "faces":
-        let command = FacesCommand(arguments: arguments)
-        let signals = SignalHandling()
-        status = await signals.run(onSignal: {}) { await command.run(signals: signals) }
-    case "presets":
-        status = PresetsCommand(arguments: arguments, catalog: catalog).run()
-    default:
+    guard let type = ToolDefinition.command(for: arguments) else {
         Console.error("unknown command '\(arguments.command)'")
-        status = ExitStatus.usage
+        exit(ExitStatus.usage)
+    }
+    let command: any ReelCommand
+    do {
+        command = try type.init(arguments, catalog: catalog)
+    } catch {
+        Console.error(error.message)
+        exit(error.status)
+    }
+    if type.handlesSignals {
+        let signals = SignalHandling()
+        status = await signals.run(onSignal: { command.cancel() }) { await command.run(signals: signals) }
+    } else {
+        status = await command.run(signals: SignalHandling())
     }
 }
 exit(status)

@@ -13,7 +13,8 @@ struct ParsingTests {
     func optionSyntaxes(arguments: [String]) throws {
         let parsed = try parseRun(arguments)
         #expect(parsed.command == "compress")
-        #expect(parsed.value("output") == "out.mp4")
+        #expect(parsed.commandPath == ["compress"])
+        #expect(try parsed.value(Keys.output) == "out.mp4")
         #expect(parsed.positionals == ["in.mp4"])
         #expect(parsed.positional("INPUT") == "in.mp4")
     }
@@ -21,44 +22,46 @@ struct ParsingTests {
     @Test("flags, counts and absent options")
     func flags() throws {
         let parsed = try parseRun(["compress", "a.mp4", "--overwrite", "-v", "--verbose", "-v"])
-        #expect(parsed.flag("overwrite"))
-        #expect(parsed.count("verbose") == 3)
-        #expect(!parsed.flag("nonexistent"))
-        #expect(parsed.value("preset") == nil)
-        #expect(parsed.values("range") == [])
+        #expect(try parsed.isSet(Keys.overwrite))
+        #expect(try parsed.count(Keys.verbose) == 3)
+        #expect(try parsed.value(Keys.preset) == nil)
+        #expect(try parsed.values(Keys.range).isEmpty)
         let short = try parseRun(["compress", "a.mp4", "-y"])
-        #expect(short.flag("overwrite"))
-        #expect(!short.flag("verbose"))
+        #expect(try short.isSet(Keys.overwrite))
+        #expect(try !short.isSet(Keys.verbose))
+        #expect(try short.count(Keys.verbose) == 0)
     }
 
     @Test("repeatable options keep every value in order")
     func repeatable() throws {
         let parsed = try parseRun(["compress", "a.mp4", "--range", "1-2", "--range=5-6", "--range", "9-10"])
-        #expect(parsed.values("range") == ["1-2", "5-6", "9-10"])
-        #expect(parsed.value("range") == "9-10")
-        #expect(parsed.count("range") == 3)
-        let ranges = try parsed.values("range", as: ValueParsers.timeRanges)
+        let ranges = try parsed.values(Keys.range)
         #expect(ranges.map { $0.map(\.start.value) } == [[1], [5], [9]])
+        #expect(try parsed.value(Keys.range)?.first?.start.value == 9)
+        #expect(try parsed.text(Keys.range) == "9-10")
     }
 
-    @Test("typed accessors run the value parsers with the option's name")
-    func typedAccessors() throws {
-        let parsed = try parseRun(["compress", "a.mp4", "--bitrate", "2.5M", "--start", "00:00:12.250"])
-        #expect(try parsed.value("bitrate", as: ValueParsers.bitrate) == 2_500_000)
-        #expect(try parsed.value("start", as: ValueParsers.time) == ParsedTime(value: 12_250, timescale: 1_000))
-        #expect(try parsed.value("output", as: ValueParsers.bitrate) == nil)
+    @Test("typed reads convert with the key's parser and name the option in errors")
+    func typedReads() throws {
+        let parsed = try parseRun(["compress", "a.mp4", "--bitrate", "2.5M", "--start", "-00:00:12.250", "--preset", "high"])
+        #expect(try parsed.value(Keys.bitrate) == 2_500_000)
+        #expect(try parsed.value(Keys.start) == ParsedTime(value: -12_250, timescale: 1_000))
+        #expect(try parsed.value(Keys.preset) == .high)
+        #expect(try parsed.text(Keys.bitrate) == "2.5M")
+        #expect(try parsed.value(Keys.output) == nil)
         let bad = try parseRun(["compress", "a.mp4", "--bitrate", "fast"])
         #expect(throws: ArgumentError.invalidValue(
             option: "--bitrate", value: "fast",
             reason: "expected bits per second such as 2M, 2.5M, 800k or 2000000")) {
-            try bad.value("bitrate", as: ValueParsers.bitrate)
+            try bad.value(Keys.bitrate)
         }
+        #expect(try bad.text(Keys.bitrate) == "fast")
     }
 
     @Test("negative numbers are values, not options", arguments: ["-1", "-0.5", "-00:00:02", "-.5"])
     func negativeValues(value: String) throws {
         let parsed = try parseRun(["compress", "a.mp4", "--start", value])
-        #expect(parsed.value("start") == value)
+        #expect(try parsed.text(Keys.start) == value)
         #expect(parsed.positionals == ["a.mp4"])
     }
 
@@ -66,7 +69,7 @@ struct ParsingTests {
     func loneDash() throws {
         let parsed = try parseRun(["compress", "-", "-o", "-"])
         #expect(parsed.positionals == ["-"])
-        #expect(parsed.value("output") == "-")
+        #expect(try parsed.value(Keys.output) == "-")
     }
 
     @Test("-- ends options")
@@ -74,7 +77,7 @@ struct ParsingTests {
         let parsed = try parseRun(["analyze", "a.mp4", "--", "--shard", "-h", "--help", "--"])
         #expect(parsed.positionals == ["a.mp4", "--shard", "-h", "--help", "--"])
         #expect(parsed.positionalValues("INPUTS") == ["a.mp4", "--shard", "-h", "--help", "--"])
-        #expect(parsed.value("shard") == nil)
+        #expect(try parsed.value(Keys.shard) == nil)
     }
 
     @Test("optional and variadic positionals are assigned in order")
@@ -86,12 +89,12 @@ struct ParsingTests {
         #expect(two.positional("OUTPUT") == "out.mp4")
         let many = try parseRun(["analyze", "a.mp4", "--shard", "1/2", "b.mp4", "c.mp4"])
         #expect(many.positionalValues("INPUTS") == ["a.mp4", "b.mp4", "c.mp4"])
-        #expect(try many.value("shard", as: ValueParsers.shard) == ParsedShard(index: 1, count: 2))
+        #expect(try many.value(Keys.shard) == ParsedShard(index: 1, count: 2))
     }
 
     @Test("empty option values are kept")
     func emptyInlineValue() throws {
-        #expect(try parseRun(["compress", "a.mp4", "--output="]).value("output") == "")
+        #expect(try parseRun(["compress", "a.mp4", "--output="]).value(Keys.output) == "")
     }
 
     @Test("help is requested by --help or -h anywhere, or by help COMMAND", arguments: [
@@ -113,9 +116,11 @@ struct ParsingTests {
     }
 
     @Test("parsed arguments can be built directly")
-    func directConstruction() {
-        let parsed = ParsedArguments(command: "compress", flags: ["overwrite": 1], values: ["preset": ["low"]])
-        #expect(parsed.flag("overwrite"))
-        #expect(parsed.value("preset") == "low")
+    func directConstruction() throws {
+        let parsed = ParsedArguments(
+            commandPath: ["compress"], declaring: Fixtures.compress.options,
+            flags: ["overwrite": 1], values: ["preset": ["low"]])
+        #expect(try parsed.isSet(Keys.overwrite))
+        #expect(try parsed.value(Keys.preset) == .low)
     }
 }

@@ -1,6 +1,27 @@
 import ReelArguments
 import Testing
 
+/// The fixture's `--preset` choices.
+enum PresetName: String, CaseIterable {
+    case low, medium, high
+}
+
+/// The typed keys of the fixture's `compress` and `analyze` options.
+enum Keys {
+    static let output = OptionKey<String>("output", short: "o", valueName: "PATH", help: "Where to write the video.")
+    static let preset = OptionKey<PresetName>("preset", valueName: "NAME", help: "Quality preset.")
+    static let bitrate = OptionKey<Int>(
+        "bitrate", valueName: "RATE", help: "Target video bitrate, e.g. 2M or 800k.", parse: ValueParsers.bitrate)
+    static let start = OptionKey<ParsedTime>(
+        "start", valueName: "TIME", help: "Offset to start from; may be negative.", parse: ValueParsers.signedTime)
+    static let range = OptionKey<[ParsedTimeRange]>(
+        "range", valueName: "RANGES", help: "Keep only these ranges.", repeatable: true, parse: ValueParsers.timeRanges)
+    static let overwrite = FlagKey("overwrite", short: "y", help: "Replace OUTPUT if it exists.")
+    static let verbose = FlagKey("verbose", short: "v", help: "Say more.", repeatable: true)
+    static let shard = OptionKey<ParsedShard>(
+        "shard", valueName: "K/N", help: "Process only this share of inputs.", parse: ValueParsers.shard)
+}
+
 /// A small `reel`-like tool used by every test.
 enum Fixtures {
     static let compress = CommandSpec(
@@ -17,15 +38,8 @@ enum Fixtures {
             "reel compress holiday.mov --output small.mp4 --bitrate 2.5M --range 1.5-4,10-14.2 --overwrite",
         ],
         options: [
-            .value("output", short: "o", valueName: "PATH", help: "Where to write the video."),
-            .value(
-                "preset", valueName: "NAME", help: "Quality preset.",
-                allowedValues: ["low", "medium", "high"]),
-            .value("bitrate", valueName: "RATE", help: "Target video bitrate, e.g. 2M or 800k."),
-            .value("start", valueName: "TIME", help: "Offset to start from; may be negative."),
-            .value("range", valueName: "RANGES", help: "Keep only these ranges.", repeatable: true),
-            .flag("overwrite", short: "y", help: "Replace OUTPUT if it exists."),
-            .flag("verbose", short: "v", help: "Say more.", repeatable: true),
+            Keys.output.spec, Keys.preset.spec, Keys.bitrate.spec, Keys.start.spec, Keys.range.spec,
+            Keys.overwrite.spec, Keys.verbose.spec,
         ],
         positionals: [PositionalSpec(name: "INPUT", help: "The video to compress.")]
     )
@@ -33,7 +47,7 @@ enum Fixtures {
     static let analyze = CommandSpec(
         name: "analyze",
         abstract: "Find the best moments of one or more videos.",
-        options: [.value("shard", valueName: "K/N", help: "Process only this share of inputs.")],
+        options: [Keys.shard.spec],
         positionals: [PositionalSpec(name: "INPUTS", isVariadic: true)]
     )
 

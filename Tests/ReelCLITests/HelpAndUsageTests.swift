@@ -19,6 +19,8 @@ import Testing
                                   "--output-dir DIR", "reel compress ~/clips/"]),
         (["help", "probe"], ["USAGE: reel probe", "EXAMPLES:", "reel probe holiday.mov"]),
         (["presets", "-h"], ["USAGE: reel presets", "EXAMPLES:", "REEL_PRESETS_DIR"]),
+        (["faces", "--help"], ["USAGE: reel faces SUBCOMMAND", "SUBCOMMANDS:", "  identify  ", "  purge  ",
+                               "'reel help faces SUBCOMMAND'"]),
     ])
     func commandHelpShowsUsageAndExamples(arguments: [String], expected: [String]) throws {
         let scratch = try Scratch()
@@ -28,6 +30,34 @@ import Testing
         for text in expected {
             #expect(run.stdout.contains(text), "missing \(text) in \(arguments)")
         }
+    }
+
+    /// Each command's help names its own outputs: a reel is IN-highlights.EXT, in --output-dir too.
+    @Test func highlightsHelpNamesItsOwnOutputs() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let run = try Reel.run(["help", "highlights"], in: scratch.url)
+        #expect(run.status == 0)
+        let outputDirectory = run.stdout.components(separatedBy: "--output-dir DIR").last?
+            .prefix { $0 != "(" }.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(outputDirectory == "Directory for outputs named IN-highlights.EXT", "\(run.stdout)")
+        #expect(!run.stdout.contains("IN-compressed"))
+    }
+
+    /// A faces subcommand's help shows its own options and arguments, not its siblings'.
+    @Test(arguments: [
+        (["faces", "add", "--help"], ["USAGE: reel faces add", "--update", "--models DIR", "PATH..."], ["--sheet", "IMAGE"]),
+        (["help", "faces", "people"], ["USAGE: reel faces people", "--sheet FILE"], ["--update", "--models", "PATH"]),
+        (["faces", "identify", "-h"], ["USAGE: reel faces identify", "--models DIR", "IMAGE..."], ["--update", "--sheet"]),
+        (["help", "faces", "purge"], ["USAGE: reel faces purge [--index DIR] [--json] [--quiet]"], ["--models", "PATH"]),
+    ])
+    func facesSubcommandHelpShowsItsOwnOptions(arguments: [String], present: [String], absent: [String]) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let run = try Reel.run(arguments, in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        for text in present { #expect(run.stdout.contains(text), "missing \(text) in \(arguments)") }
+        for text in absent { #expect(!run.stdout.contains(text), "\(text) in \(arguments)") }
     }
 
     @Test func versionPrintsNameAndNumber() throws {
@@ -57,6 +87,14 @@ import Testing
         (["compress", "-o", "x.mkv", "a.mp4"], ".mp4 or .mov"),
         (["compress", "--preset", "low", "--preset-file", "p.json", "a.mp4"], "not both"),
         (["compress", "--seed", "4", "a.mp4"], "--reducer random"),
+        // Options a command would ignore are not accepted: split writes no report, a plan re-encodes.
+        (["split", "a.mp4", "--shots", "-o", "x", "--report", "r.html"], "unknown option '--report' for 'split'"),
+        (["plan", "a.mp4", "--copy"], "unknown option '--copy' for 'plan'"),
+        (["faces"], "missing subcommand for 'faces'"),
+        (["faces", "ad", "x.jpg"], "unknown subcommand 'ad' for 'faces'; did you mean 'add'?"),
+        (["faces", "people", "--update"], "unknown option '--update' for 'faces people'"),
+        (["faces", "update", "x.jpg"], "'faces update' takes no arguments"),
+        (["faces", "identify", "--index", "idx"], "missing required argument IMAGE for 'faces identify'"),
         (["compress"], "INPUT"),
         ([], "missing command"),
     ])

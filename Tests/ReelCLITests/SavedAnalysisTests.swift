@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// `reel analyze --json` saves the whole analysis; `reel highlights` and `reel thumbnail` take
-/// it back with `--analysis FILE` instead of analyzing again, and refuse one of another video.
+/// `reel analyze --json` saves the whole analysis; `reel highlights`, `reel thumbnail` and the
+/// report of `reel compress --report` take it back with `--analysis FILE` instead of analyzing
+/// again, and refuse one of another video.
 @Suite(.timeLimit(.minutes(5))) struct SavedAnalysisTests {
     /// The analysis of story.mp4, edited: every segment at level 0 but the still bars (2-6 s)
     /// at 9, and the key frame at 3 s. A fresh analysis would pick the scrolling parts.
@@ -48,11 +49,15 @@ import Testing
         _ = try AnalyzeTests.story(in: scratch)
         _ = try await Self.editedAnalysis(in: scratch)
         try TestClips.copy(.video, to: scratch.url, as: "other.mp4")
-        for command in [["thumbnail", "other.mp4", "-o", "x.jpg"], ["highlights", "other.mp4", "--dry-run"]] {
+        for command in [["thumbnail", "other.mp4", "-o", "x.jpg"], ["highlights", "other.mp4", "--dry-run"],
+                        ["compress", "other.mp4", "-o", "z.mp4", "--report", "z.html"]] {
             let run = try await Reel.run(command + ["--analysis", "edited.json"], in: scratch.url)
             #expect(run.status == 1 && run.stderr.contains("other.mp4") && run.stderr.contains("another video"), "\(command): \(run.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.path("x.jpg").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("z.mp4").path))
+        let unused = try await Reel.run(["compress", "story.mp4", "--analysis", "edited.json"], in: scratch.url)
+        #expect(unused.status == 2 && unused.stderr.contains("--report"), "compress uses an analysis only for its report: \(unused.stderr)")
         _ = try scratch.write("{}", to: "empty.json")
         let bad = try await Reel.run(["thumbnail", "story.mp4", "--analysis", "empty.json", "-o", "y.jpg"], in: scratch.url)
         #expect(bad.status == 2 && bad.stderr.contains("not a saved analysis"), "\(bad.stderr)")

@@ -41,4 +41,33 @@ import Testing
             #expect(bad.status == 2, "\(arguments): \(bad.stderr)")
         }
     }
+
+    /// `--reducer` decides which frames each piece keeps: on the scrolling shot (6-10 s), two
+    /// seeds of the random reducer keep other pictures (far apart in PSNR), the same seed the same
+    /// ones (encodes may differ in their last bits when the machine is busy, so not bytes).
+    @Test func theReducerChoosesEachPiecesFrames() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try AnalyzeTests.story(in: scratch)
+        let analyze = try await Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url)
+        try analyze.stdout.write(to: scratch.path("story.json"), atomically: true, encoding: .utf8)
+        for (directory, seed) in [("first", "1"), ("again", "1"), ("other", "2")] {
+            let run = try await Reel.run(["split", "story.mp4", "--shots", "-o", directory, "--analysis", "story.json", "--speed", "ultrafast",
+                                          "--fps", "8", "--reducer", "random", "--seed", seed, "-q"], in: scratch.url)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        func psnr(_ first: String, _ second: String) async throws -> Double {
+            let piece = "story-shot-003-6.00s.mp4"
+            let run = try await Tool.run("/usr/bin/env", [
+                "ffmpeg", "-hide_banner", "-nostdin", "-i", scratch.path("\(first)/\(piece)").path,
+                "-i", scratch.path("\(second)/\(piece)").path, "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-",
+            ])
+            let average = run.stderr.components(separatedBy: "average:").last?.prefix { !$0.isWhitespace } ?? ""
+            return try #require(Double(average), "\(run.stderr)")
+        }
+        let same = try await psnr("first", "again")
+        let other = try await psnr("first", "other")
+        #expect(same > 40, "the same seed keeps the same pictures: \(same) dB")
+        #expect(other < 30, "another seed keeps other pictures: \(other) dB")
+    }
 }

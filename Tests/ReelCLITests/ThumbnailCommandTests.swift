@@ -69,4 +69,32 @@ import Testing
         let both = try Reel.run(["thumbnail", "clip.mp4", "--at", "0.5", "--sheet", "3"], in: scratch.url)
         #expect(both.status == 2)
     }
+
+    /// On a terminal (util-linux `script` gives one) the key frame's search shows progress on
+    /// standard error; `--quiet` leaves only the result line, as for the other commands.
+    @Test func quietHidesTheProgress() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
+        let binary = try #require(Reel.binary)
+        func onTerminal(_ arguments: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.currentDirectoryURL = scratch.url
+            process.arguments = ["-qec", "\(binary.path) thumbnail clip.mp4 \(arguments)", "/dev/null"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            #expect(process.waitForExit(timeout: 60))
+            #expect(process.terminationStatus == 0)
+            return String(decoding: data, as: UTF8.self)
+        }
+        let shown = try onTerminal("-o shown.jpg")
+        #expect(shown.contains("thumbnail clip.mp4: "), "progress on a terminal: \(shown)")
+        let quiet = try onTerminal("-o quiet.jpg --quiet")
+        #expect(!quiet.contains("thumbnail clip.mp4: ") && !quiet.contains("%"), "\(quiet)")
+        #expect(quiet.contains("clip.mp4 -> quiet.jpg (320x180"), "\(quiet)")
+    }
 }
