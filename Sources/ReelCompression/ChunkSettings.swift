@@ -31,12 +31,12 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
     /// made before they were carried.
     public var keepsSubtitles: Bool?
 
-    /// Resolves `config` for `source`: measures the content once (off the cooperative
-    /// threads when called from a task) and fixes everything chunks must share.
+    /// Resolves `config` (checked already: `ChunkPlan.make` takes a `ValidatedConfig`) for
+    /// `source`: measures the content once (off the cooperative threads when called from a
+    /// task) and fixes everything chunks must share.
     package static func resolve(
         _ config: CompressionConfig, for source: MediaInfo, keptDuration: Double, shouldCancel: @escaping () -> Bool
     ) throws(ReelError) -> ChunkSettings {
-        try config.validate()
         try source.requireVideo()
         var resolved = config
         let planner = CompressionPlanner(source: source, config: config, reducer: ReduceFrameEvenlySpaced())

@@ -19,6 +19,24 @@ public struct ValidatedConfig: Sendable, Equatable {
         config.outputDirectory = nil
         return ValidatedConfig(checked: config)
     }
+
+    /// The same settings keeping only `ranges` of the source, in this order (any trim they had
+    /// is replaced: a piece of a split, say). No check depends on which ranges are kept; the
+    /// plan checks them against the source.
+    public func keeping(_ ranges: [TimeRange]) -> ValidatedConfig {
+        var config = config
+        config.trim = .ranges(ranges)
+        config.trimStartTime = nil
+        config.trimEndTime = nil
+        return ValidatedConfig(checked: config)
+    }
+
+    /// The share (0...1) of a whole compression's progress that planning takes: a planned
+    /// trim's own share (a highlight reel's analysis), else none.
+    public var planningProgressShare: Double {
+        guard case .planned(let planner) = config.trim else { return 0 }
+        return min(max(planner.progressShare, 0), 1)
+    }
 }
 
 extension CompressionConfig {

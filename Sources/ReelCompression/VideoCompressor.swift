@@ -76,8 +76,7 @@ public final class VideoCompressor: Sendable {
         stageHandler: (@Sendable (CompressionStage) -> Void)? = nil
     ) async throws(ReelError) -> CompressionResult {
         let progress = CompressionProgress(progressHandler, stages: stageHandler)
-        let share: Double
-        if case .planned(let planner) = config.config.trim { share = min(max(planner.progressShare, 0), 1) } else { share = 0 }
+        let share = config.planningProgressShare
         do throws(ReelError) {
             return try await tracked { flag throws(ReelError) in
                 let plan = try await CompressionPlan.make(

@@ -22,6 +22,23 @@ extension ChunkPlan {
         for url: URL, config: CompressionConfig, chunkLength: Double = 60, analysis: VideoAnalysis? = nil,
         analyzer: VideoAnalyzer? = nil, progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> ChunkPlan {
+        let checked: ValidatedConfig
+        do throws(ReelError) {
+            checked = try config.validated()
+        } catch {
+            throw error.naming(source: url)
+        }
+        return try await make(for: url, config: checked, chunkLength: chunkLength, analysis: analysis, analyzer: analyzer,
+                              progressHandler: progressHandler)
+    }
+
+    /// `make(for:config:chunkLength:analysis:analyzer:progressHandler:)` with settings checked
+    /// once already (`CompressionConfig.validated()`).
+    public static func make(
+        for url: URL, config checked: ValidatedConfig, chunkLength: Double = 60, analysis: VideoAnalysis? = nil,
+        analyzer: VideoAnalyzer? = nil, progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) async throws(ReelError) -> ChunkPlan {
+        let config = checked.config
         guard chunkLength >= 1 else {
             throw .invalidConfiguration("a chunk lasts at least 1 s, got \(chunkLength) s", file: url)
         }
