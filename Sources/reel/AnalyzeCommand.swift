@@ -77,6 +77,12 @@ struct AnalyzeCommand: ReelCommand {
     /// Runs the analysis and prints it; returns the exit status (128 + the signal that
     /// stopped it, if `signals` caught one).
     func run(signals: SignalHandling) async -> Int32 {
+        // The page is written after the analysis; whether it can be is known before. (It
+        // replaces an older page: analyze has no --overwrite.)
+        if let report = reportPage, !OutputOptions.mayWrite(
+            URL(fileURLWithPath: report).standardizedFileURL, shown: report, for: input.url, overwrite: true) {
+            return ExitStatus.failure
+        }
         let showProgress = console.showsProgress
         let started = Date()
         let analysis: VideoAnalysis

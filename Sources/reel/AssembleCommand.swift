@@ -56,7 +56,7 @@ struct AssembleCommand: ReelCommand {
     /// Joins the chunks; returns the exit status.
     func run(signals: SignalHandling) async -> Int32 {
         let outputURL = URL(fileURLWithPath: shown).standardizedFileURL
-        guard output.mayWrite(outputURL, shown: shown) else { return ExitStatus.failure }
+        guard output.mayWrite(outputURL, shown: shown, for: URL(fileURLWithPath: planPath)) else { return ExitStatus.failure }
         let quiet = !console.showsProgress
         do {
             let plan = try ChunkPlan.load(from: URL(fileURLWithPath: planPath))

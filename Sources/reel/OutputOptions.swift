@@ -1,5 +1,6 @@
 import Foundation
 import ReelArguments
+import ReelKit
 
 /// `-o, --output`, `--output-dir` and `--overwrite`: where a command writes, and whether it may
 /// replace what is there.
@@ -52,11 +53,29 @@ struct OutputOptions: Sendable {
         generatedSuffix = shape.generatedSuffix
     }
 
-    /// Whether the command may write `output` (shown to the user as `shown`): it does not exist
-    /// yet, or `--overwrite` was given. When not, says so on standard error.
-    func mayWrite(_ output: URL, shown: String) -> Bool {
-        guard FileManager.default.fileExists(atPath: output.path) && !overwrite else { return true }
-        Console.error("\(shown): already exists; use --overwrite to replace it")
+    /// Whether the command may write `output` (shown to the user as `shown`) as an output of
+    /// `source`: it can be written there (`OutputCheck`), and it does not exist yet or
+    /// `--overwrite` was given. When not, says why on standard error. Called before any work.
+    func mayWrite(_ output: URL, shown: String, for source: URL) -> Bool {
+        Self.mayWrite(output, shown: shown, for: source, overwrite: overwrite)
+    }
+
+    /// `mayWrite` for a command whose `--overwrite` is read elsewhere.
+    static func mayWrite(_ output: URL, shown: String, for source: URL, overwrite: Bool) -> Bool {
+        guard let problem = writeProblem(output, shown: shown, for: source, overwrite: overwrite) else { return true }
+        Console.error(problem)
         return false
+    }
+
+    /// Why `output` (shown as `shown`) may not be written as an output of `source`, as the
+    /// one-line message every command gives, or nil when it may.
+    static func writeProblem(_ output: URL, shown: String, for source: URL, overwrite: Bool) -> String? {
+        do throws(ReelError) {
+            try OutputCheck.requireWritable(output, for: source)
+        } catch {
+            return "\(shown): \(error.cause)"
+        }
+        guard FileManager.default.fileExists(atPath: output.path) && !overwrite else { return nil }
+        return "\(shown): already exists; use --overwrite to replace it"
     }
 }

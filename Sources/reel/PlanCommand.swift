@@ -71,16 +71,16 @@ struct PlanCommand: ReelCommand {
 
     /// Writes the plan; returns the exit status.
     func run(signals: SignalHandling) async -> Int32 {
-        let config: CompressionConfig
+        let config: ValidatedConfig
         do throws(CommandFailure) {
-            config = try overrides.config(catalog: catalog)
+            config = try overrides.config(catalog: catalog).checkedForRun()
         } catch {
             Console.error(error.message)
             return error.status
         }
         let shown = output.path ?? input.url.deletingPathExtension().lastPathComponent + "-plan.json"
         let planURL = URL(fileURLWithPath: shown).standardizedFileURL
-        guard output.mayWrite(planURL, shown: shown) else { return ExitStatus.failure }
+        guard output.mayWrite(planURL, shown: shown, for: input.url) else { return ExitStatus.failure }
         let quiet = !console.showsProgress
         do {
             let plan = try await ChunkPlan.make(

@@ -59,7 +59,7 @@ struct ReportCommand: ReelCommand {
     func run(signals: SignalHandling) async -> Int32 {
         let shown = output.path ?? input.url.deletingPathExtension().lastPathComponent + "-report.html"
         let page = URL(fileURLWithPath: shown).standardizedFileURL
-        guard output.mayWrite(page, shown: shown) else { return ExitStatus.failure }
+        guard output.mayWrite(page, shown: shown, for: input.url) else { return ExitStatus.failure }
         let quiet = !console.showsProgress
         do {
             let analysis = try await SavedAnalysisFile.analysis(of: input, saved: self.analysis.saved, quiet: quiet)

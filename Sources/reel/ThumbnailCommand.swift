@@ -123,7 +123,7 @@ struct ThumbnailCommand: ReelCommand {
         let image = URL(fileURLWithPath: outputPath).standardizedFileURL
         let shown = output.path ?? (input.display as NSString).deletingLastPathComponent
             .appending((input.display as NSString).deletingLastPathComponent.isEmpty ? "" : "/") + defaultName
-        guard output.mayWrite(image, shown: shown) else { return ExitStatus.failure }
+        guard output.mayWrite(image, shown: shown, for: input.url) else { return ExitStatus.failure }
         let showProgress = console.showsProgress
         let progress: @Sendable (Double) -> Void = { fraction in
             if showProgress { Console.printErr("\rthumbnail \(input.display): \(Int(fraction * 100))%") }
@@ -157,10 +157,14 @@ struct ThumbnailCommand: ReelCommand {
                 ("width", JSONValue(result.width)),
                 ("height", JSONValue(result.height)),
                 ("damagedPictures", JSONValue(result.damagedPictures)),
+                ("shortfall", JSONValue(result.shortfall)),
             ]).rendered())
         } else {
             let times = result.times.map { Formatting.seconds($0.seconds) }.joined(separator: ", ")
             Console.printOut("\(input.display) -> \(shown) (\(result.width)x\(result.height), at \(times))")
+        }
+        if let shortfall = result.shortfall {
+            Console.warning("\(shown): \(result.times.count) tile\(result.times.count == 1 ? "" : "s"): \(shortfall)")
         }
         if result.damagedPictures > 0 {
             Console.warning("\(shown): \(result.damagedPictures) of its pictures are damaged in "
