@@ -8,8 +8,9 @@ import ReelKit
 struct BatchRunner: Sendable {
     /// The compressor shared by all files, so one `cancel()` stops them all.
     let compressor: VideoCompressor
-    /// The settings, without an output location (each file gets its own).
-    let config: CompressionConfig
+    /// The settings, checked once for the batch, without an output location (each file gets
+    /// its own).
+    let config: ValidatedConfig
     /// How frames are dropped.
     let reducer: any VideoFrameReducer
     /// The most files compressed at once.
@@ -56,29 +57,27 @@ struct BatchRunner: Sendable {
         }
     }
 
-    /// Compresses one file, reporting progress and turning errors into an outcome. The file is
-    /// probed once: the display's duration and the compression both use that probe.
+    /// Compresses one file, reporting progress and turning errors into an outcome: the file is
+    /// probed once, planned (a reel's analysis runs here, in its share of the progress; then
+    /// the display knows the output's duration) and the plan run.
     private func compress(_ file: PlannedFile, slot: Int) async -> FileOutcome {
-        var settings = config
-        settings.outputURL = file.output
-        settings.outputDirectory = nil
         let display = self.display
+        let share = config.planningProgressShare
         do throws(ReelError) {
-            let source: MediaInfo
-            do throws(ReelError) {
-                source = try await compressor.probe(file.input.url)
-            } catch {
-                display.begin(slot: slot, name: file.input.display, duration: nil)
-                throw error
-            }
-            display.begin(slot: slot, name: file.input.display, duration: settings.keptDuration(of: source))
-            let result = try await compressor.compressVideo(
-                source, config: settings, frameReducer: reducer,
-                progressHandler: { fraction in display.update(slot: slot, fraction: fraction) },
+            display.begin(slot: slot, name: file.input.display, duration: nil)
+            let source = try await compressor.probe(file.input.url)
+            if share > 0 { display.update(slot: slot, stage: .planning) }
+            let plan = try await compressor.plan(
+                source, config: config.writing(to: file.output), frameReducer: reducer,
+                progressHandler: { fraction in display.update(slot: slot, fraction: fraction * share) })
+            display.update(slot: slot, duration: plan.keptDuration)
+            let result = try await compressor.compress(
+                plan, progressHandler: { fraction in display.update(slot: slot, fraction: share + (1 - share) * fraction) },
                 stageHandler: { stage in display.update(slot: slot, stage: stage) })
             display.finish(slot: slot, status: .compressed)
-            return FileOutcome(
-                file: file, status: .compressed, analytics: result.analytics, message: nil)
+            var outcome = FileOutcome(file: file, status: .compressed, analytics: result.analytics, message: nil)
+            outcome.analysis = result.analysis
+            return outcome
         } catch .cancelled {
             display.finish(slot: slot, status: .cancelled)
             return FileOutcome(file: file, status: .cancelled, analytics: nil, message: nil)

@@ -41,29 +41,20 @@ struct CompressCommand: ReelCommand {
 
     private func execute(signals: SignalHandling) async throws(CommandFailure) -> Int32 {
         var config = try options.overrides.config(catalog: catalog)
-        let reducer = options.overrides.frameReducer
         if let reelOptions = options.reel {
             var reel = reelOptions.reelOptions(analysis: options.analysis.saved)
             reel.crossfadeDuration = config.crossfadeDuration
             config.trim = .highlights(reel)
         }
-        // A report shows the source's analysis too: made (or read) once, and handed to a
-        // highlight reel so it does not analyze again.
-        var reportAnalysis: VideoAnalysis?
-        if options.reportPage != nil, let input = options.inputs.first {
-            reportAnalysis = try await Self.analysisForReport(
-                of: InputItem(display: input), saved: options.analysis.saved, quiet: options.console.quiet)
-            if case .planned(let planner) = config.trim, var reel = planner as? HighlightReelTrim {
-                reel.options.analysis = reportAnalysis
-                config.trim = .planned(reel)
-            }
-        }
         config.fileType = try options.fileType(presetDefault: config.fileType)
+        let checked = try config.checkedForRun()
         let all = try InputCollection.collect(options.inputs)
+        // The report page is an output too: checked before any analysis or encode.
+        let reportPage = try reportPageURL(for: all.first)
         let planner = OutputPlanner(
             outputFile: options.output.path, outputDirectory: options.output.directory,
             fileType: config.fileType, overwrite: options.output.overwrite, isBatch: options.isBatch,
-            suffix: options.output.generatedSuffix ?? "-compressed",
+            suffix: options.output.generatedSuffix ?? "-compressed", dryRun: options.batch.dryRun,
             expectedDuration: { [config] input in Self.expectedDuration(of: input, config: config) })
         let candidates = options.isBatch ? planner.excludingOutputs(all) : all
         if candidates.isEmpty {
@@ -78,11 +69,7 @@ struct CompressCommand: ReelCommand {
         let started = Date()
         let outcomes: [FileOutcome]
         if options.batch.dryRun {
-            var planned = plan.compactMap { FileOutcome.preliminary($0, dryRun: true) }
-            if case .planned(let reel) = config.trim {
-                planned = await Self.withReelRanges(planned, planner: reel, compressor: compressor)
-            }
-            outcomes = planned
+            outcomes = await Self.dryRun(plan, config: checked, reducer: options.overrides.frameReducer, compressor: compressor)
             for outcome in outcomes where outcome.status == .failed {
                 Console.error(outcome.message ?? "")
             }
@@ -92,21 +79,15 @@ struct CompressCommand: ReelCommand {
                 style: ProgressDisplay.automaticStyle(quiet: options.console.quiet),
                 total: toCompress, isBatch: options.isBatch)
             let runner = BatchRunner(
-                compressor: compressor, config: config, reducer: reducer, jobs: options.batch.jobs,
+                compressor: compressor, config: checked, reducer: options.overrides.frameReducer, jobs: options.batch.jobs,
                 display: display)
             outcomes = await runner.run(plan)
             display.close()
         }
         report(outcomes, options: options, elapsed: Date().timeIntervalSince(started))
-        if let page = options.reportPage, let outcome = outcomes.first, outcome.status == .compressed,
-           let analytics = outcome.analytics, let reportAnalysis {
-            do {
-                let section = try await CompressionReport.measure(output: outcome.file.output, analytics: analytics)
-                try await ReportWriter.write(input: outcome.file.input.url, title: outcome.file.input.display, analysis: reportAnalysis,
-                                             to: URL(fileURLWithPath: page).standardizedFileURL, compression: section)
-            } catch {
-                throw .failure("\(page): the report could not be written: \(error)")
-            }
+        if let reportPage, let page = options.reportPage, let outcome = outcomes.first, outcome.status == .compressed,
+           let analytics = outcome.analytics {
+            try await writeReport(of: outcome, analytics: analytics, to: reportPage, shown: page)
         }
         if let signal = signals.receivedSignal {
             Console.error("interrupted by \(SignalHandling.name(of: signal)); "
@@ -115,6 +96,40 @@ struct CompressCommand: ReelCommand {
         }
         let failed = outcomes.contains { $0.status == .failed }
         return failed ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// `--report`'s page, checked writable for `input` (one input; none in a dry run, which
+    /// writes nothing), or nil without `--report`.
+    private func reportPageURL(for input: InputItem?) throws(CommandFailure) -> URL? {
+        guard let page = options.reportPage, let input, !options.batch.dryRun else { return nil }
+        let url = URL(fileURLWithPath: page).standardizedFileURL
+        if let problem = OutputOptions.writeProblem(url, shown: page, for: input.url, overwrite: options.output.overwrite) {
+            throw .failure(problem)
+        }
+        return url
+    }
+
+    /// Writes the report page of a compressed file: its source's analysis (the one the reel was
+    /// cut from, else `--analysis`, else made now) and the compression's section.
+    private func writeReport(of outcome: FileOutcome, analytics: CompressionAnalytics, to url: URL, shown: String)
+        async throws(CommandFailure) {
+        let input = outcome.file.input
+        do {
+            let analysis: VideoAnalysis
+            if let used = outcome.analysis {
+                analysis = used
+            } else {
+                analysis = try await SavedAnalysisFile.analysis(
+                    of: input, saved: options.analysis.saved, quiet: options.console.quiet || !Console.errorIsTerminal,
+                    purpose: " for the report")
+            }
+            let section = try await CompressionReport.measure(output: outcome.file.output, analytics: analytics)
+            try await ReportWriter.write(input: input.url, title: input.display, analysis: analysis, to: url, compression: section)
+        } catch let error as ReelError {
+            throw .failure(ErrorText.line(for: error, input: input, extraPaths: [(url.path, shown)]))
+        } catch {
+            throw .failure("\(shown): the report could not be written: \(error.localizedDescription)")
+        }
     }
 
     /// Says what a target size cost: a smaller picture or frame rate, or that the preset's own
@@ -181,39 +196,28 @@ struct CompressCommand: ReelCommand {
         return min(kept, source.primaryVideo?.duration ?? kept)
     }
 
-    /// A highlight reel's dry run: each planned file analyzed and its ranges chosen (nothing
-    /// written), or failed with the reason.
-    private static func withReelRanges(
-        _ outcomes: [FileOutcome], planner: any TrimPlanner, compressor: VideoCompressor
+    /// A dry run: each file the run would compress planned by the library (probed, a reel
+    /// analyzed, its ranges fixed, its output checked), nothing written; or failed with the
+    /// reason the run would fail.
+    private static func dryRun(
+        _ files: [PlannedFile], config: ValidatedConfig, reducer: any VideoFrameReducer, compressor: VideoCompressor
     ) async -> [FileOutcome] {
         var result: [FileOutcome] = []
-        for outcome in outcomes {
-            guard outcome.status == .planned else {
-                result.append(outcome)
+        for file in files {
+            guard var outcome = FileOutcome.preliminary(file, dryRun: true), outcome.status == .planned else {
+                result.append(FileOutcome.preliminary(file, dryRun: true)
+                    ?? FileOutcome(file: file, status: .failed, analytics: nil, message: nil))
                 continue
             }
             do throws(ReelError) {
-                let source = try await compressor.probe(outcome.file.input.url)
-                var planned = outcome
-                planned.plannedRanges = try await planner.ranges(of: source, progressHandler: { _ in })
-                result.append(planned)
+                let source = try await compressor.probe(file.input.url)
+                let plan = try await compressor.plan(source, config: config.writing(to: file.output), frameReducer: reducer)
+                outcome.plannedRanges = plan.keptRanges
+                result.append(outcome)
             } catch {
-                result.append(FileOutcome(file: outcome.file, status: .failed, analytics: nil,
-                                          message: ErrorText.line(for: error, file: outcome.file)))
+                result.append(FileOutcome(file: file, status: .failed, analytics: nil, message: ErrorText.line(for: error, file: file)))
             }
         }
         return result
-    }
-
-    /// The source's analysis for `--report`: the saved one (`--analysis`), else a fresh one.
-    private static func analysisForReport(
-        of input: InputItem, saved: VideoAnalysis?, quiet: Bool
-    ) async throws(CommandFailure) -> VideoAnalysis {
-        do throws(ReelError) {
-            return try await SavedAnalysisFile.analysis(
-                of: input, saved: saved, quiet: quiet || !Console.errorIsTerminal, purpose: " for the report")
-        } catch {
-            throw .failure(ErrorText.line(for: error, input: input))
-        }
     }
 }

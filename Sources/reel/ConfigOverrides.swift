@@ -64,9 +64,10 @@ struct ConfigOverrides: Sendable {
         }
     }
 
-    /// The configuration: the preset's, overridden by each group.
+    /// The configuration: the preset's, overridden by each group; not yet checked as a whole
+    /// (the command adds what is its own, then checks it once with `checkedForRun()`).
     ///
-    /// Throws a usage failure for contradicting or out-of-range options and a plain failure when
+    /// Throws a usage failure for contradicting options and a plain failure when
     /// `--preset-file` cannot be read.
     func config(catalog: PresetCatalog) throws(CommandFailure) -> CompressionConfig {
         var config = try preset.config(catalog: catalog)
@@ -82,16 +83,23 @@ struct ConfigOverrides: Sendable {
         } catch {
             throw CommandFailure(error)
         }
-        do {
-            try config.validate()
-        } catch {
-            throw .usage(error.description)
-        }
         return config
     }
 
     /// How frames are dropped to reach a lower frame rate: `--reducer`, else evenly.
     var frameReducer: any VideoFrameReducer {
         reducer?.reducer ?? ReduceFrameEvenlySpaced()
+    }
+}
+
+extension CompressionConfig {
+    /// These settings checked once for the whole run (every file of a batch, every piece of a
+    /// split): a value the library refuses is a usage error, before any work.
+    func checkedForRun() throws(CommandFailure) -> ValidatedConfig {
+        do throws(ReelError) {
+            return try validated()
+        } catch {
+            throw .usage(error.description)
+        }
     }
 }

@@ -24,8 +24,10 @@ struct FileOutcome: Sendable {
     let analytics: CompressionAnalytics?
     /// The failure's cause or the reason for skipping; nil otherwise.
     let message: String?
-    /// The source ranges a dry run of a highlight reel would keep.
+    /// The source ranges a dry run would keep (from the library's plan).
     var plannedRanges: [TimeRange]? = nil
+    /// The analysis a highlight reel was cut from (its plan ran it), for the report.
+    var analysis: VideoAnalysis? = nil
 
     /// The outcome a plan has before anything runs: skipped, failed, or (`dryRun`) planned.
     static func preliminary(_ file: PlannedFile, dryRun: Bool) -> FileOutcome? {
@@ -34,6 +36,9 @@ struct FileOutcome: Sendable {
             return FileOutcome(file: file, status: .skipped, analytics: nil, message: reason)
         case .fail(let cause):
             return FileOutcome(file: file, status: .failed, analytics: nil, message: cause)
+        case .compressNeedingOverwrite(let note):
+            return dryRun ? FileOutcome(file: file, status: .planned, analytics: nil, message: note)
+                : FileOutcome(file: file, status: .failed, analytics: nil, message: note)
         case .compress:
             guard dryRun else { return nil }
             return FileOutcome(file: file, status: .planned, analytics: nil, message: nil)

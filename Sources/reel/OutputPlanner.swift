@@ -9,6 +9,9 @@ enum PlannedAction: Sendable, Equatable {
     case skip(String)
     /// Refuse it before starting, with this cause.
     case fail(String)
+    /// A dry run only: it would be compressed, but its output exists and the run needs
+    /// `--overwrite` (the message says so); the plan is shown all the same.
+    case compressNeedingOverwrite(String)
 }
 
 /// One input, its output, and what will happen to it.
@@ -39,6 +42,8 @@ struct OutputPlanner {
 
     /// The suffix added to the input's name (`-compressed`, or `-highlights` for reels).
     var suffix = "-compressed"
+    /// Whether this is a dry run: an existing output is noted, not refused, so the plan shows.
+    var dryRun = false
     /// How long the output of an input should last with these settings, when known before
     /// compressing (an existing output much shorter than that is not complete).
     var expectedDuration: (URL) -> Double? = { _ in nil }
@@ -103,27 +108,12 @@ struct OutputPlanner {
         if isDirectory.boolValue { return .fail("\(display): is a directory, not an output file") }
         if overwrite { return .compress }
         guard isBatch else {
+            if dryRun { return .compressNeedingOverwrite("\(display): already exists; the run needs --overwrite to replace it") }
             return .fail("\(display): already exists; pass --overwrite to replace it")
         }
-        if let problem = Self.incompleteness(of: output, expectedDuration: expectedDuration(input.url)) {
+        if let problem = MediaInfo.incompleteness(of: output, expectedDuration: expectedDuration(input.url)) {
             return .fail("\(display): exists but \(problem); pass --overwrite")
         }
         return .skip("output already exists")
-    }
-
-    /// Why the video at `url` is not a complete output, or nil when it is: it must open as a
-    /// video, hold every frame its header promises (data cut short keeps a header promising all
-    /// of them), and last about as long as these settings would make it (when known).
-    static func incompleteness(of url: URL, expectedDuration: Double?) -> String? {
-        guard let info = try? MediaInfo.probe(url, measuringBitRates: false), info.primaryVideo != nil, info.duration > 0 else {
-            return "is not a complete video"
-        }
-        guard let census = try? PacketCensus.take(url), census.isWhole else {
-            return "is cut short (its data ends before its last frame)"
-        }
-        if let expected = expectedDuration, census.videoEnd < expected - max(0.5, 0.03 * expected) {
-            return String(format: "lasts %.1f s where these settings make %.1f s", census.videoEnd, expected)
-        }
-        return nil
     }
 }

@@ -44,6 +44,15 @@ final class ProgressDisplay: Sendable {
         }
     }
 
+    /// Records the seconds of media file `slot` will encode, once they are known (after a
+    /// reel's analysis).
+    func update(slot: Int, duration: Double) {
+        state.withLock { state in
+            state.setDuration(duration, slot: slot)
+            draw(&state, force: false)
+        }
+    }
+
     /// Records that file `slot` is `fraction` (0...1) done.
     func update(slot: Int, fraction: Double) {
         state.withLock { state in

@@ -64,6 +64,13 @@ struct ProgressState {
         running[slot] = RunningFile(name: name, duration: known)
     }
 
+    /// Records the duration of running file `slot` when it was not known at its start.
+    mutating func setDuration(_ duration: Double, slot: Int) {
+        guard duration > 0, running[slot] != nil, running[slot]?.duration == nil else { return }
+        knownDurations.append(duration)
+        running[slot]?.duration = duration
+    }
+
     /// Records the end of file `slot`, returning it.
     mutating func finish(slot: Int) -> RunningFile? {
         guard let file = running.removeValue(forKey: slot) else { return nil }

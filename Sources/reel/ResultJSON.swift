@@ -13,6 +13,7 @@ enum ResultJSON {
             ("output", .string(outcome.file.output.path)),
             ("status", .string(outcome.status.rawValue)),
             ("error", .init(isFailure ? outcome.message : nil)),
+            ("note", .init(outcome.status == .planned ? outcome.message : nil)),
             ("result", outcome.analytics.map(analytics) ?? .null),
         ]
         if let ranges = outcome.plannedRanges {
@@ -47,6 +48,8 @@ enum ResultJSON {
         .object([
             ("compressionRatio", .init(result.compressionRatio)),
             ("processingTime", .init(result.processingTime)),
+            ("planningTime", .init(result.planningTime)),
+            ("encodingTime", .init(result.planningTime.map { max(result.processingTime - $0, 0) })),
             ("videoCodec", .string(result.videoCodec)),
             ("streamCopied", .bool(result.streamCopied)),
             ("corruptPacketsSkipped", .init(result.corruptPacketsSkipped)),

@@ -11,7 +11,8 @@ enum ResultReport {
                 " keeping " + ranges.map { "\(Formatting.clock($0.start.seconds))-\(Formatting.clock($0.end.seconds))" }
                     .joined(separator: ", ")
             } ?? ""
-            return "would compress \(file.input.display) -> \(file.outputDisplay)" + ranges
+            let note = outcome.message.map { "\n  note: " + $0 } ?? ""
+            return "would compress \(file.input.display) -> \(file.outputDisplay)" + ranges + note
         case .skipped: return "skipped \(file.input.display): \(outcome.message ?? "")"
         case .failed, .cancelled: return nil
         case .compressed: break
@@ -44,12 +45,7 @@ enum ResultReport {
             ("duration", Formatting.seconds(result.compressedDuration)),
         ]
         if let hdr = result.encoding?.hdr { rows.append(("hdr", hdr.summary)) }
-        var time = Formatting.elapsed(result.processingTime)
-        if result.processingTime > 0 {
-            time += " (" + Formatting.speed(result.compressedDuration / result.processingTime)
-                + " realtime)"
-        }
-        rows.append(("time", time))
+        rows.append(("time", timeText(result, analyzed: outcome.analysis != nil || result.targetQuality != nil)))
         if result.corruptPacketsSkipped > 0 || result.damagedFrames > 0 {
             rows.append(("damage", "\(result.corruptPacketsSkipped) corrupt source packets skipped, "
                 + "\(result.damagedFrames) damaged pictures concealed"))
@@ -119,8 +115,23 @@ enum ResultReport {
         case .cancelled:
             return "interrupted"
         case .planned:
-            return "will be compressed"
+            return "will be compressed" + (outcome.message.map { "; " + $0 } ?? "")
         }
+    }
+
+    /// The time row: the whole compression and how fast against the output's duration; with
+    /// its parts when planning took a noticeable share (`analyzed`: a reel's analysis or a
+    /// target quality's shot detection), e.g. `18.5 s: analysis 11.9 s, encoding 6.6 s (...)`.
+    static func timeText(_ result: CompressionAnalytics, analyzed: Bool) -> String {
+        var time = Formatting.elapsed(result.processingTime)
+        if let planning = result.planningTime, planning >= 0.1 {
+            time += ": \(analyzed ? "analysis" : "planning") " + Formatting.elapsed(planning)
+                + ", encoding " + Formatting.elapsed(max(result.processingTime - planning, 0))
+        }
+        if result.processingTime > 0 {
+            time += " (" + Formatting.speed(result.compressedDuration / result.processingTime) + " realtime)"
+        }
+        return time
     }
 
     /// The audio row: bit rates, or that the output has none.

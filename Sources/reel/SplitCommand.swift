@@ -82,17 +82,24 @@ struct SplitCommand: ReelCommand {
 
     /// Splits the video; returns the exit status (128 + the signal that stopped it).
     func run(signals: SignalHandling) async -> Int32 {
-        let config: CompressionConfig
+        let config: ValidatedConfig
         do throws(CommandFailure) {
-            config = try overrides.config(catalog: catalog)
+            config = try overrides.config(catalog: catalog).checkedForRun()
         } catch {
             Console.error(error.message)
             return error.status
         }
         let directory = URL(fileURLWithPath: directoryPath).standardizedFileURL
+        let fileExtension = config.config.fileType.fileExtension
+        // The pieces' names come from the analysis; their folder is checked before it runs.
+        guard OutputOptions.mayWrite(directory.appendingPathComponent("piece.\(fileExtension)"), shown: directoryPath,
+                                     for: input.url, overwrite: true) else {
+            return ExitStatus.failure
+        }
         let quiet = !console.showsProgress
         var written: [(range: TimeRange, output: URL, size: Int64)] = []
-        do {
+        do throws(ReelError) {
+            let source = try await compressor.probe(input.url)
             let analysis = try await SavedAnalysisFile.analysis(of: input, saved: self.analysis.saved, quiet: quiet)
             let kind = byShot ? "shot" : "highlight"
             let ranges = kind == "shot" ? analysis.shots : HighlightAnalysisRequest().highlights(in: analysis)
@@ -100,30 +107,28 @@ struct SplitCommand: ReelCommand {
                 Console.error("\(input.display): has no \(kind)s to write")
                 return ExitStatus.failure
             }
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let base = input.url.deletingPathExtension().lastPathComponent
-            for (index, range) in ranges.enumerated() {
-                var piece = config
-                piece.trim = .ranges([range])
-                let name = String(format: "%@-%@-%03d-%.2fs.%@", base, kind, index + 1, range.start.seconds, config.fileType.fileExtension)
-                piece.outputURL = directory.appendingPathComponent(name)
-                guard output.mayWrite(directory.appendingPathComponent(name), shown: "\(directoryPath)/\(name)") else {
-                    return ExitStatus.failure
-                }
+            let names = ranges.enumerated().map { index, range in
+                String(format: "%@-%@-%03d-%.2fs.%@", base, kind, index + 1, range.start.seconds, fileExtension)
+            }
+            // Every piece's name is checked before the first is encoded.
+            for name in names where !output.mayWrite(directory.appendingPathComponent(name), shown: "\(directoryPath)/\(name)",
+                                                      for: input.url) {
+                return ExitStatus.failure
+            }
+            for (index, (range, name)) in zip(ranges, names).enumerated() {
                 if !quiet { Console.printErr("\r\(kind) \(index + 1) of \(ranges.count)") }
-                let result = try await compressor.compressVideo(input.url, config: piece, frameReducer: overrides.frameReducer)
+                let piece = config.keeping([range]).writing(to: directory.appendingPathComponent(name))
+                let result = try await compressor.compressVideo(source, config: piece, frameReducer: overrides.frameReducer)
                 written.append((range, result.url, result.analytics.compressedFileSize))
             }
             if !quiet { Console.printErr("\r\u{1B}[K") }
-        } catch ReelError.cancelled {
+        } catch .cancelled {
             let signal = signals.receivedSignal ?? SIGINT
             Console.error("interrupted by \(SignalHandling.name(of: signal)); \(written.count) pieces were written")
             return ExitStatus.interrupted(by: signal)
-        } catch let error as ReelError {
-            Console.error(ErrorText.line(for: error, input: input))
-            return ExitStatus.failure
         } catch {
-            Console.error("\(directoryPath): cannot create the directory: \(error.localizedDescription)")
+            Console.error(ErrorText.line(for: error, input: input))
             return ExitStatus.failure
         }
         report(written)
