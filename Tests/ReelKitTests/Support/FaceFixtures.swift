@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ReelFaces
+@testable import ReelMedia
 @testable import ReelSupport
 
 /// Real photos of real people (fetched from PyPI packages by `Fixtures/fetch-face-photos.sh`),
