@@ -26,7 +26,7 @@ import Testing
         let source = try Fixtures.clip("story.mp4")
         let directory = try Fixtures.scratchDirectory()
         let analyzer = VideoAnalyzer()
-        let keyFrame = try await analyzer.analyze(try VideoAsset(url: source), for: KeyFrameAnalysisRequest()).get()
+        let keyFrame = try await analyzer.analyze(MediaIntelligenceVideoAsset(url: source), for: KeyFrameAnalysisRequest()).get()
         let log = ProgressLog()
         let result = try await Thumbnailer(analyzer: analyzer).thumbnail(
             of: source, to: directory.appendingPathComponent("thumb.jpg"), progressHandler: log.handler)
