@@ -2,14 +2,6 @@ internal import CFFmpeg
 import Foundation
 import ReelSupport
 
-/// A picture-quality measure libavfilter computes between an encode and its source.
-package enum QualityMetric: String, Sendable {
-    /// Structural similarity of the luma and chroma planes (`ssim` filter's `All`), 0...1.
-    case ssim
-    /// Peak signal-to-noise ratio in dB (`psnr` filter's `psnr_avg`).
-    case psnr
-}
-
 /// Measures an encode against its source in-process with libavfilter's `ssim` or `psnr`
 /// filter: the source's pictures of the encoded range are brought to the encode's picture
 /// (`referenceFilter`: scale, rotation, format) and paired with the encode's by time.
@@ -97,7 +89,7 @@ package enum QualityMeter {
         /// as seconds).
         func pullTimed(_ metric: QualityMetric) throws(MediaFailure) -> [(time: Double, value: Double)] {
             var values: [(time: Double, value: Double)] = []
-            let key = metric == .ssim ? "lavfi.ssim.All" : "lavfi.psnr.psnr_avg"
+            let key = metric.frameMetadataKey
             while try graph.pull(into: result) == .produced {
                 defer { result.unreference() }
                 if let entry = av_dict_get(result.pointer.pointee.metadata, key, nil, 0), let text = entry.pointee.value,
