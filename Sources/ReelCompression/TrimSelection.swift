@@ -1,6 +1,5 @@
 import Foundation
 import ReelMedia
-import ReelFrameReduction
 import ReelMedia
 import ReelSupport
 

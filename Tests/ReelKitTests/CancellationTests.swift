@@ -3,7 +3,6 @@ import Synchronization
 import Testing
 @testable import ReelAnalysis
 @testable import ReelCompression
-@testable import ReelFrameReduction
 @testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
