@@ -1,5 +1,4 @@
 import Foundation
-import ReelMedia
 import ReelSupport
 
 /// A named set of compression settings, read from a preset JSON file (see `Presets/`).

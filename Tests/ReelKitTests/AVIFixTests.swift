@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import ReelAnalysis
 @testable import ReelCompression
-@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
 @testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 

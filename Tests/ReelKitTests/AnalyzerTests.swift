@@ -2,7 +2,6 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ReelAnalysis
-@testable import ReelCompression
 @testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport

@@ -1,9 +1,6 @@
 import Foundation
 import Testing
 @testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelKit
-@testable import ReelMedia
 @testable import ReelSupport
 
 /// Scoring, highlight selection, shot detection and key-frame choice on synthetic series.

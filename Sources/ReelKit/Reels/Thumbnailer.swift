@@ -1,6 +1,5 @@
 import Foundation
 import ReelAnalysis
-import ReelCompression
 import ReelMedia
 import ReelSupport
 

@@ -3,7 +3,6 @@ import Synchronization
 import Testing
 @testable import ReelFaces
 @testable import ReelMedia
-@testable import ReelSupport
 
 /// Real photos of real people (fetched from PyPI packages by `Fixtures/fetch-face-photos.sh`),
 /// copies made from them with the ffmpeg CLI, and the face models.

@@ -1,8 +1,5 @@
 import Foundation
 import Synchronization
-@testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 
