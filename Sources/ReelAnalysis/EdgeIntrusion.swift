@@ -1,4 +1,3 @@
-import ReelMedia
 import ReelSupport
 
 /// Finds samples where something foreign to the shot is cut by the frame's edge: a hand

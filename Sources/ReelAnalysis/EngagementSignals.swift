@@ -1,6 +1,4 @@
 import Foundation
-import ReelMedia
-import ReelSupport
 
 /// Everything measured on one segment of the timeline, the input of engagement signals.
 public struct SegmentFeatures: Sendable, Equatable, Codable {

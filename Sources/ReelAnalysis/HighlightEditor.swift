@@ -1,5 +1,4 @@
 import Foundation
-import ReelMedia
 import ReelSupport
 
 /// How highlights are cut from the levels, as an editor would.

@@ -1,4 +1,3 @@
-import ReelMedia
 import ReelSupport
 
 /// Picks the frame that works best as the video's poster.

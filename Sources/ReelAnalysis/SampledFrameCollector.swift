@@ -1,7 +1,6 @@
 import Foundation
 import ReelFaces
 import ReelMedia
-import ReelSupport
 import Synchronization
 
 /// Measures the sampled pictures of one chunk of the analysis decode as they arrive, keeping

@@ -1,5 +1,4 @@
 import Foundation
-import ReelMedia
 import ReelSupport
 
 /// Splits shots into segments no longer than `maximumDuration`, in equal chunks.

@@ -1,4 +1,3 @@
-import ReelMedia
 import ReelSupport
 
 /// A place where one shot ends and the next begins.

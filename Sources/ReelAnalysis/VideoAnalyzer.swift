@@ -80,10 +80,10 @@ public final class VideoAnalyzer: Sendable {
     /// Calls waiting for their turn behind the running one.
     public var waitingCallCount: Int { gate.waitingCount }
 
-    /// Runs every request on one decode of the video; each request succeeds or fails on its own.
-    /// Throws only when the task is cancelled.
+    /// Runs every request on one decode of the video; each request succeeds or fails on its own
+    /// (an asset that is not a file fails them all). Throws only when the task is cancelled.
     public func analyze<each Request: AnalysisRequest>(
-        _ asset: VideoAsset, for requests: repeat each Request,
+        _ asset: MediaIntelligenceVideoAsset, for requests: repeat each Request,
         progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> (repeat Result<(each Request).Output, ReelError>) {
         let analysis: Result<VideoAnalysis, ReelError>
@@ -99,7 +99,7 @@ public final class VideoAnalyzer: Sendable {
 
     /// The whole analysis (shots, segments with features and levels, key frame) in one decode.
     public func analysis(
-        of asset: VideoAsset, progressHandler: (@Sendable (Double) -> Void)? = nil
+        of asset: MediaIntelligenceVideoAsset, progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> VideoAnalysis {
         try await analysis(of: asset, probed: nil, progressHandler: progressHandler)
     }
@@ -107,12 +107,14 @@ public final class VideoAnalyzer: Sendable {
     /// The analysis of `asset`, reusing `probed` (the caller's probe of the same file) when
     /// given, so a job that already probed the source does not probe it again.
     package func analysis(
-        of asset: VideoAsset, probed: MediaInfo?, progressHandler: (@Sendable (Double) -> Void)? = nil
+        of asset: MediaIntelligenceVideoAsset, probed: MediaInfo?, progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> VideoAnalysis {
+        let url = asset.kind.url
+        // MediaIntelligence's `.url(_:)` takes only a file URL: any other fails before waiting in line.
+        guard url.isFileURL else { throw .invalidSourceURL(url) }
         guard await gate.enter() else { throw .cancelled }
         defer { gate.leave() }
         if Task.isCancelled { throw .cancelled }
-        let url = asset.url
         try SourceCheck.requireReadableFile(url)
         let options = self.options
         let reporter = ProgressReporter(progressHandler)

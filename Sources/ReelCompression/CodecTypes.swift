@@ -1,6 +1,4 @@
-import ReelFrameReduction
 import ReelMedia
-import ReelSupport
 
 /// The video codec of the output.
 public enum VideoCodec: String, Sendable, Codable, CaseIterable {

@@ -1,5 +1,4 @@
 import Foundation
-import ReelFrameReduction
 import ReelMedia
 import ReelSupport
 

@@ -1,4 +1,3 @@
-import ReelFrameReduction
 import ReelMedia
 import ReelSupport
 

@@ -1,6 +1,4 @@
 import Foundation
-import ReelFrameReduction
-import ReelMedia
 import ReelSupport
 
 /// A named set of compression settings, read from a preset JSON file (see `Presets/`).

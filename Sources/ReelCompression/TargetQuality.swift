@@ -4,13 +4,8 @@ import ReelSupport
 
 /// A picture quality the output must reach, shot by shot, at the fewest bytes.
 public struct TargetQuality: Sendable, Equatable {
-    /// How quality is measured (libavfilter's filters, in-process).
-    public enum Metric: String, Sendable, Codable, CaseIterable {
-        /// Structural similarity, 0...1 (`ssim`'s `All`); 0.98 looks like the source to most eyes.
-        case ssim
-        /// Peak signal-to-noise ratio in dB (`psnr`'s average).
-        case psnr
-    }
+    /// How quality is measured (libavfilter's filters, in-process): `.ssim` or `.psnr`.
+    public typealias Metric = QualityMetric
 
     /// The measure.
     public var metric: Metric

@@ -54,7 +54,7 @@ struct FinalEncode {
             return PlacedRange(source: range, outputStart: offset)
         }
         let frames = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
-            try OutputQualityMeter.measure(
+            try QualityMeter.measure(
                 encoded: location.temporaryURL, source: source, streamIndex: videoIndex, placed: placed,
                 referenceFilter: decision.plan.referenceFilter, metric: metric, shouldCancel: { flag.isRaised })
         }

@@ -1,5 +1,4 @@
 import Foundation
-import ReelFrameReduction
 import ReelMedia
 import ReelSupport
 
@@ -43,7 +42,6 @@ struct TargetQualityJob {
         let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
         guard let videoIndex = source.primaryVideoStreamIndex else { throw .missingVideoTrack(url) }
         let segments = Self.segments(of: ranges, shotStarts: shotStarts.map { $0 + source.startTime })
-        let metric: QualityMetric = target.metric == .ssim ? .ssim : .psnr
         let samplingStarted = Date()
         let samples = location.temporaryURL.deletingLastPathComponent()
             .appendingPathComponent(".\(location.temporaryURL.lastPathComponent).sample.mp4")
@@ -62,7 +60,7 @@ struct TargetQualityJob {
                     _ = try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: { _ in }).run()
                     return try QualityMeter.measure(
                         encoded: samples, source: source, streamIndex: videoIndex, range: sample,
-                        referenceFilter: decision.plan.referenceFilter, metric: metric, shouldCancel: { flag.isRaised })
+                        referenceFilter: decision.plan.referenceFilter, metric: target.metric, shouldCancel: { flag.isRaised })
                 }
                 try? FileManager.default.removeItem(at: samples)
                 if !values.isEmpty { points.append((crf, values.reduce(0, +) / Double(values.count))) }
@@ -76,7 +74,7 @@ struct TargetQualityJob {
         // FFmpeg 5.1's libx265 cannot change its rate factor mid-stream: one for the whole video.
         let perSegment = decision.codec == .h264
         let context = FinalEncode(
-            job: self, decision: decision, segments: segments, metric: metric, videoIndex: videoIndex, perSegment: perSegment)
+            job: self, decision: decision, segments: segments, metric: target.metric, videoIndex: videoIndex, perSegment: perSegment)
         let points = measured.map { $0.map { (crf: $0[0], value: $0[1]) } }
         // The samples stand alone and cover 2 s of each shot, so they misjudge the pictures
         // inside the long encode (a still camera keeps refining its background; a shot's

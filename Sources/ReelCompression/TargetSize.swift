@@ -1,6 +1,5 @@
 import Foundation
 import ReelMedia
-import ReelSupport
 
 /// A size the output must not exceed.
 public enum TargetFileSize: Sendable, Equatable, Codable {

@@ -1,7 +1,3 @@
-import ReelFrameReduction
-import ReelMedia
-import ReelSupport
-
 /// The built-in presets, as in JMVideoCompressor; their numbers live in `Presets/*.json`.
 public enum VideoQuality: String, Sendable, CaseIterable, Codable {
     /// 640 px, 20 fps, 500 kbps cap, mono AAC 64 kbps, light denoise.

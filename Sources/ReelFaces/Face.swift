@@ -1,4 +1,5 @@
 import Foundation
+import ReelMedia
 import ReelSupport
 
 /// The identity of one group of faces that look like the same person. It is a technical id,

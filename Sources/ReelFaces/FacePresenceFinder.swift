@@ -1,6 +1,5 @@
 import CReelFaces
 import Foundation
-import ReelSupport
 
 /// Where the faces of one picture are, cheaply: dlib's HOG detector alone (no models, no
 /// descriptors), for the video analyzer's face presence. Not thread-safe: one per worker.

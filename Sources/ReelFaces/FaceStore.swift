@@ -1,4 +1,5 @@
 import Foundation
+import ReelMedia
 import ReelSupport
 
 /// A stored face with its descriptor, as grouping needs it.

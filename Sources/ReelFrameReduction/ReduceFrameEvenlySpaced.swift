@@ -1,5 +1,3 @@
-import ReelSupport
-
 /// Keeps the frame on screen at each instant of an even grid at the target rate (the default).
 /// The first frame is always kept.
 public struct ReduceFrameEvenlySpaced: VideoFrameReducer {

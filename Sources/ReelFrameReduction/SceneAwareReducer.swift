@@ -1,5 +1,3 @@
-import ReelSupport
-
 /// Keeps frames evenly spaced, but always keeps the first frame after a scene cut and restarts
 /// the grid there, so every shot starts on its own first frame instead of a frame late.
 public struct SceneAwareReducer: VideoFrameReducer {

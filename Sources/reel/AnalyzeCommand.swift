@@ -87,7 +87,7 @@ struct AnalyzeCommand: ReelCommand {
         let started = Date()
         let analysis: VideoAnalysis
         do {
-            let asset = try VideoAsset(url: input.url)
+            let asset = MediaIntelligenceVideoAsset(url: input.url)
             analysis = try await VideoAnalyzer(options: self.analysis.analyzer).analysis(of: asset) { fraction in
                 if showProgress { Console.printErr("\ranalyzing \(input.display): \(Int(fraction * 100))%") }
             }

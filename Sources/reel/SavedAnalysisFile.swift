@@ -37,7 +37,7 @@ enum SavedAnalysisFile {
             try saved.requireSource(try MediaInfo.probe(input.url))
             return saved
         }
-        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: input.url)) { fraction in
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: input.url)) { fraction in
             if !quiet { Console.printErr("\ranalyzing \(input.display)\(purpose): \(Int(fraction * 100))%") }
         }
         if !quiet { Console.printErr("\r\u{1B}[K") }

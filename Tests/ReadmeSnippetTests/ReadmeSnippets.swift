@@ -46,7 +46,8 @@ _ = result
 
 // "The analyzer".
 func analyzerSnippet() async throws {
-let asset = try VideoAsset(id: "match", url: URL(fileURLWithPath: "match.mp4"))
+let videoURL = URL(fileURLWithPath: "match.mp4")
+let asset = MediaIntelligenceVideoAsset(id: MediaIntelligenceVideoAsset.ID("match"), kind: .url(videoURL))
 let (highlights, keyFrame) = try await VideoAnalyzer.shared.analyze(
     asset, for: HighlightAnalysisRequest(), KeyFrameAnalysisRequest())
 switch highlights {

@@ -1,5 +1,4 @@
 import Foundation
-import ReelKit
 import Testing
 
 /// Batches: bounded concurrency, failures that do not stop the rest, resuming, sharding.

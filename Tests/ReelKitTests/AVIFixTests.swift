@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import ReelAnalysis
 @testable import ReelCompression
-@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 
@@ -77,7 +76,7 @@ import ReelAnalysis
     /// instead of being refused (Megamind.avi's 8 s reel was "beyond the end").
     @Test func theAnalysisLastSegmentCompressesToTheLastPicture() async throws {
         let url = try Fixtures.clip("packed_bframes.avi")
-        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: url))
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: url))
         let last = try #require(analysis.segments.last).timeRange
         let duration = try MediaInfo.probe(url).duration
         #expect(last.end.seconds > duration)

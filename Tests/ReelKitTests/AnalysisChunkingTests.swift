@@ -1,9 +1,6 @@
 import Foundation
 import Testing
 @testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelFrameReduction
-@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 
@@ -111,7 +108,7 @@ import Testing
     @Test func longBFrameRunsAreStillSampledAtTheFullRateWithAnExactCut() async throws {
         // Without B frames this clip shows 2 pictures a second; the analysis must notice and
         // decode the chunk again, and place the cut (on a B frame) exactly at frame 120.
-        let asset = try VideoAsset(id: "b16", url: try Fixtures.clip("bframes16.mp4"))
+        let asset = MediaIntelligenceVideoAsset(id: "b16", kind: .url(try Fixtures.clip("bframes16.mp4")))
         let analysis = try await VideoAnalyzer().analysis(of: asset)
         #expect(analysis.sampledFrames >= 44, "sampled \(analysis.sampledFrames) frames in 8 s")
         let cuts = analysis.boundaries.filter { $0.kind == .cut }.map(\.time.seconds)
@@ -124,7 +121,7 @@ import Testing
 /// the mp4 they were made from, measured from the video's start.
 @Suite(.timeLimit(.minutes(5))) struct AnalysisContainerTests {
     static func cutsFromVideoStart(_ name: String) async throws -> (cuts: [Double], end: Double) {
-        let asset = try VideoAsset(id: name, url: try Fixtures.clip(name))
+        let asset = MediaIntelligenceVideoAsset(id: .init(name), kind: .url(try Fixtures.clip(name)))
         let analysis = try await VideoAnalyzer().analysis(of: asset)
         let origin = try #require(analysis.shots.first).start.seconds
         let cuts = analysis.boundaries.filter { $0.kind == .cut }.map { $0.time.seconds - origin }
@@ -150,7 +147,7 @@ import Testing
         options.decodeWorkers = 2
         options.faces = nil
         let url = try Fixtures.clip("recovery_points.mp4")
-        let analysis = try await VideoAnalyzer(options: options).analysis(of: try VideoAsset(url: url))
+        let analysis = try await VideoAnalyzer(options: options).analysis(of: MediaIntelligenceVideoAsset(url: url))
         let times = analysis.samples.map(\.time.seconds)
         #expect(times.count >= 70, "\(times.count) samples of 12 s at 6 per second")
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }

@@ -2,9 +2,6 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelFrameReduction
-@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 
@@ -12,14 +9,14 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct AnalyzerBehaviourTests {
     @Test func keyFramePrefersTheSharpWellExposedVersion() async throws {
         // [0,1) black, [1,3) blurred, [3,5) sharp, [5,6) underexposed: all the same content.
-        let asset = try VideoAsset(id: "kf", url: try Fixtures.clip("keyframe.mp4"))
+        let asset = MediaIntelligenceVideoAsset(id: "kf", kind: .url(try Fixtures.clip("keyframe.mp4")))
         let time = try await VideoAnalyzer().analyze(asset, for: KeyFrameAnalysisRequest()).get().timestamp.seconds
         #expect((3.0..<5.0).contains(time), "key frame at \(time)")
     }
 
     @Test func concurrentCallsRunOneAtATimeInOrder() async throws {
         let analyzer = VideoAnalyzer()
-        let asset = try VideoAsset(id: "story", url: try Fixtures.clip("story.mp4"))
+        let asset = MediaIntelligenceVideoAsset(id: "story", kind: .url(try Fixtures.clip("story.mp4")))
         let events = ProgressLogLines()
         let record: @Sendable (String) -> Void = { events.append($0) }
         // The first call holds the analyzer (its progress handler blocks) until the others
@@ -50,7 +47,7 @@ import Testing
     }
 
     @Test func progressIsMonotonicAndEndsAtOne() async throws {
-        let asset = try VideoAsset(id: "story", url: try Fixtures.clip("story.mp4"))
+        let asset = MediaIntelligenceVideoAsset(id: "story", kind: .url(try Fixtures.clip("story.mp4")))
         let log = ProgressLog()
         _ = try await VideoAnalyzer().analysis(of: asset, progressHandler: log.handler)
         let values = log.all
@@ -60,16 +57,23 @@ import Testing
     }
 
     @Test func badAssetsFailTyped() async throws {
-        let web = try #require(URL(string: "https://example.com/a.mp4"))
-        #expect(throws: ReelError.invalidSourceURL(web)) { _ = try VideoAsset(id: "web", url: web) }
-        let audioOnly = try VideoAsset(id: "a", url: try Fixtures.clip("audio_only.m4a"))
+        // A URL that is not a file fails where the analyzer starts: every request, and the analysis.
+        let webURL = try #require(URL(string: "https://example.com/a.mp4"))
+        let web = MediaIntelligenceVideoAsset(id: "web", kind: .url(webURL))
+        let (webKeyFrame, webHighlights) = try await VideoAnalyzer().analyze(web, for: KeyFrameAnalysisRequest(), HighlightAnalysisRequest())
+        guard case .failure(.invalidSourceURL(webURL)) = webKeyFrame, case .failure(.invalidSourceURL(webURL)) = webHighlights else {
+            Issue.record("expected invalidSourceURL for both requests: \(webKeyFrame), \(webHighlights)")
+            return
+        }
+        await #expect(throws: ReelError.invalidSourceURL(webURL)) { _ = try await VideoAnalyzer().analysis(of: web) }
+        let audioOnly = MediaIntelligenceVideoAsset(id: "a", kind: .url(try Fixtures.clip("audio_only.m4a")))
         let result = try await VideoAnalyzer().analyze(audioOnly, for: KeyFrameAnalysisRequest())
         guard case .failure(let error) = result else {
             Issue.record("expected a failure")
             return
         }
-        #expect(error == .missingVideoTrack(audioOnly.url))
-        let notVideo = try VideoAsset(id: "t", url: try Fixtures.clip("not_video.mp4"))
+        #expect(error == .missingVideoTrack(audioOnly.kind.url))
+        let notVideo = MediaIntelligenceVideoAsset(id: "t", kind: .url(try Fixtures.clip("not_video.mp4")))
         let (keyFrame, highlights) = try await VideoAnalyzer().analyze(notVideo, for: KeyFrameAnalysisRequest(), HighlightAnalysisRequest())
         guard case .failure(.unreadableSource) = keyFrame, case .failure(.unreadableSource) = highlights else {
             Issue.record("expected unreadableSource for both requests")

@@ -1,9 +1,6 @@
 import Foundation
 import Testing
 @testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelFrameReduction
-@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 
@@ -11,7 +8,7 @@ import Testing
 /// after the others, alone, so a loaded machine does not decide the result.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct AnalyzerCancellationTests {
     @Test func cancellingTheCallerReturnsPromptly() async throws {
-        let asset = try VideoAsset(id: "story", url: try Fixtures.clip("story.mp4"))
+        let asset = MediaIntelligenceVideoAsset(id: "story", kind: .url(try Fixtures.clip("story.mp4")))
         let analyzer = VideoAnalyzer()
         // Cancel from the progress handler, mid-decode, so the timing does not depend on load.
         let holder = TaskHolder()

@@ -2,8 +2,6 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelFrameReduction
 @testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
@@ -15,8 +13,8 @@ import Testing
     static let action = [(6.0, 10.0), (15.5, 21.0)]
     static let cuts = [2.0, 6.0, 10.0, 21.0]
 
-    static func storyAsset() throws -> VideoAsset {
-        try VideoAsset(id: "story", url: try Fixtures.clip("story.mp4"))
+    static func storyAsset() throws -> MediaIntelligenceVideoAsset {
+        MediaIntelligenceVideoAsset(id: "story", kind: .url(try Fixtures.clip("story.mp4")))
     }
 
     /// Seconds of overlap between two sets of ranges.
@@ -86,7 +84,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct SavedAnalysisCodingTests {
     @Test func anAnalysisRoundTripsThroughJSON() async throws {
         let url = try Fixtures.clip("story.mp4")
-        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: url))
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: url))
         let data = try JSONEncoder().encode(analysis)
         let decoded = try JSONDecoder().decode(VideoAnalysis.self, from: data)
         #expect(decoded == analysis)

@@ -42,7 +42,7 @@ import Testing
         let analysisError = await Harness.reelError {
             var options = VideoAnalyzer.Options()
             options.faces = nil
-            let analysis = try await VideoAnalyzer(options: options).analysis(of: try VideoAsset(url: source))
+            let analysis = try await VideoAnalyzer(options: options).analysis(of: MediaIntelligenceVideoAsset(url: source))
             #expect(!analysis.segments.isEmpty)
         }
         check(analysisError, "analyze")

@@ -1,11 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import ReelAnalysis
 @testable import ReelCompression
-@testable import ReelFrameReduction
-@testable import ReelKit
-@testable import ReelMedia
 @testable import ReelSupport
 
 /// Cancelling by `cancel()` and by the Swift task: prompt, typed, nothing left behind.

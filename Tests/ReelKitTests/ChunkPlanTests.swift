@@ -101,7 +101,7 @@ import Testing
         let directory = try Fixtures.scratchDirectory("plan-shots")
         let config = Harness.fastConfig(in: directory)
         let withFaces = VideoAnalyzer()
-        let analysis = try await withFaces.analysis(of: try VideoAsset(url: source))
+        let analysis = try await withFaces.analysis(of: MediaIntelligenceVideoAsset(url: source))
         let given = try await ChunkPlan.make(for: source, config: config, chunkLength: 2, analysis: analysis)
         let found = try await ChunkPlan.make(for: source, config: config, chunkLength: 2)
         #expect(!given.shotStarts.isEmpty)

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import ReelAnalysis
 @testable import ReelCompression
 @testable import ReelFrameReduction
 @testable import ReelKit

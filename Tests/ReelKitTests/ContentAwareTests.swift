@@ -1,11 +1,7 @@
 import Foundation
 import Testing
-@testable import ReelAnalysis
 @testable import ReelCompression
-@testable import ReelFrameReduction
-@testable import ReelKit
 @testable import ReelMedia
-@testable import ReelSupport
 
 /// Content-aware optimization and denoising measured on real pixels.
 @Suite(.timeLimit(.minutes(5))) struct ContentAwareTests {

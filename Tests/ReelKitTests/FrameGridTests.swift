@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import ReelCompression
-@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 

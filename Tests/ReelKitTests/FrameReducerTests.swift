@@ -1,9 +1,6 @@
 import Testing
-@testable import ReelAnalysis
 @testable import ReelCompression
 @testable import ReelFrameReduction
-@testable import ReelKit
-@testable import ReelMedia
 @testable import ReelSupport
 
 /// Reducers on synthetic frame timings: which frames survive and when they are shown.

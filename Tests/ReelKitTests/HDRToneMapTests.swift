@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import ReelCompression
-@testable import ReelKit
 @testable import ReelMedia
 
 /// HDR sources to H.264: tone-mapped to SDR BT.709 by default, kept as High 10 on request;

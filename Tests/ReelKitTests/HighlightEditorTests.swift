@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import ReelAnalysis
-@testable import ReelMedia
 @testable import ReelSupport
 
 /// Level calibration and the editor-like choice of highlights, on synthetic analyses.

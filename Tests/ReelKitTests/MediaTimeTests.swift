@@ -1,9 +1,4 @@
 import Testing
-@testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelFrameReduction
-@testable import ReelKit
-@testable import ReelMedia
 @testable import ReelSupport
 
 @Suite(.timeLimit(.minutes(5))) struct MediaTimeTests {

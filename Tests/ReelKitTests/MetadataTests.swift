@@ -1,8 +1,6 @@
 import Foundation
 import Testing
 @testable import ReelCompression
-@testable import ReelKit
-@testable import ReelMedia
 
 /// Tags a recording carries (tagged.mp4: title, creation time, location, a French audio track,
 /// camera handler names) survive compression and lossless copies; `keepsMetadata = false`

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
-@testable import ReelAnalysis
 @testable import ReelCompression
-@testable import ReelFrameReduction
-@testable import ReelKit
 @testable import ReelMedia
-@testable import ReelSupport
 
 /// Rotation, odd sizes, HEVC and HDR metadata read back from real files.
 @Suite(.timeLimit(.minutes(5))) struct OrientationAndColorTests {

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
-@testable import ReelAnalysis
 @testable import ReelCompression
-@testable import ReelFrameReduction
-@testable import ReelKit
 @testable import ReelMedia
-@testable import ReelSupport
 
 /// Every preset on a 2048x1152 60 fps source: size, rate, codec and bit rate read back.
 @Suite(.timeLimit(.minutes(5))) struct PresetCompressionTests {

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
 @testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelFrameReduction
 @testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
@@ -45,7 +43,7 @@ import Testing
 
     @Test func highlightReelHonoursTheBudgetAndTheMinimumLevel() async throws {
         let url = try Fixtures.clip("story.mp4")
-        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: url))
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: url))
         let options = HighlightReelOptions(maximumDuration: 6, minimumLevel: 5, analysis: analysis)
         let (result, output, _) = try await Harness.compress("story.mp4") { $0.trim = .highlights(options) }
         let kept = result.analytics.keptRanges

@@ -1,9 +1,6 @@
 import Foundation
 import Testing
-@testable import ReelAnalysis
 @testable import ReelCompression
-@testable import ReelFrameReduction
-@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 

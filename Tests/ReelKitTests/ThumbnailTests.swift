@@ -2,8 +2,6 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelFrameReduction
 @testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
@@ -27,7 +25,7 @@ import Testing
         let source = try Fixtures.clip("story.mp4")
         let directory = try Fixtures.scratchDirectory()
         let analyzer = VideoAnalyzer()
-        let keyFrame = try await analyzer.analyze(try VideoAsset(url: source), for: KeyFrameAnalysisRequest()).get()
+        let keyFrame = try await analyzer.analyze(MediaIntelligenceVideoAsset(url: source), for: KeyFrameAnalysisRequest()).get()
         let log = ProgressLog()
         let result = try await Thumbnailer(analyzer: analyzer).thumbnail(
             of: source, to: directory.appendingPathComponent("thumb.jpg"), progressHandler: log.handler)

@@ -7,7 +7,7 @@ import Testing
 /// story.ts is story.mp4 in MPEG-TS, whose clock starts at 1.445 s (video at 1.467 s).
 @Suite(.timeLimit(.minutes(5))) struct TimelineTests {
     @Test func analysisTimesCountFromTheFilesStart() async throws {
-        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: try Fixtures.clip("story.ts")))
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: try Fixtures.clip("story.ts")))
         let cuts = analysis.boundaries.filter { $0.kind == .cut }.map(\.time.seconds)
         #expect(cuts.count == AnalyzerTests.cuts.count, "\(cuts)")
         // Video starts 21 ms after the audio, so its frames sit 0.021 s after the MP4's.
@@ -55,7 +55,7 @@ import Testing
     /// primed.webm's audio starts 7 ms before the file's video and no stream states a length:
     /// the analysis must end where the file ends, so its highlight reel fits inside it.
     @Test func aWebMWhoseAudioStartsFirstMakesAReel() async throws {
-        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: try Fixtures.clip("primed.webm")))
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: try Fixtures.clip("primed.webm")))
         #expect(abs((analysis.segments.last?.timeRange.end.seconds ?? 0) - 3.008) < 0.01, "\(analysis.segments.last?.timeRange as Any)")
         let (result, _, _) = try await Harness.compress("primed.webm") {
             // A test pattern has nothing that stands out: a budget makes the reel.
@@ -71,7 +71,7 @@ import Testing
         let url = try Fixtures.clip("offset.mp4")
         let info = try MediaInfo.probe(url)
         #expect(abs(info.duration - 6.02) < 0.05, "\(info.duration)")
-        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: url))
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: url))
         #expect(abs((analysis.segments.last?.timeRange.end.seconds ?? 0) - 6.02) < 0.05)
         let (result, output, _) = try await Harness.compress("offset.mp4") {
             $0.trim = .ranges([TimeRange(start: MediaTime(value: 2, timescale: 1), end: MediaTime(value: 4, timescale: 1))])

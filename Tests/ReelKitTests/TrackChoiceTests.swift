@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-@testable import ReelCompression
 @testable import ReelKit
-@testable import ReelMedia
 
 /// Audio track choice (`audioTracks`, `--audio-track N|all`) and text subtitles carried as
 /// mov_text on the output's timeline. tracks.mp4: English mono "Main", French stereo

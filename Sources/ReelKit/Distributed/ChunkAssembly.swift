@@ -1,5 +1,4 @@
 import Foundation
-import ReelCompression
 import ReelMedia
 import ReelSupport
 

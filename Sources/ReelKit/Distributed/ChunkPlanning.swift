@@ -84,7 +84,7 @@ extension ChunkPlan {
             shots = analysis
         } else {
             let reporter = progress.subrange(from: 0.1, to: 0.95)
-            shots = try await (analyzer ?? shotFinder).analysis(of: try VideoAsset(url: url), probed: source,
+            shots = try await (analyzer ?? shotFinder).analysis(of: MediaIntelligenceVideoAsset(url: url), probed: source,
                                                                   progressHandler: { reporter.report($0) })
         }
         let toSourceEnd = config.trimEndTime.map { $0 >= duration } ?? true

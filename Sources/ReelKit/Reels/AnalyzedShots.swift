@@ -21,7 +21,7 @@ public struct AnalyzedShots: ShotPlanner, Equatable {
 
     /// The starts of `source`'s shots after the first, on the API's timeline.
     public func shotStarts(of source: MediaInfo) async throws(ReelError) -> [Double] {
-        let analysis = try await analyzer.analysis(of: try VideoAsset(url: source.url), probed: source, progressHandler: { _ in })
+        let analysis = try await analyzer.analysis(of: MediaIntelligenceVideoAsset(url: source.url), probed: source, progressHandler: { _ in })
         return analysis.shots.dropFirst().map(\.start.seconds)
     }
 

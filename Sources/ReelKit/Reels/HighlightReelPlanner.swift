@@ -1,6 +1,4 @@
 import ReelAnalysis
-import ReelCompression
-import ReelMedia
 import ReelSupport
 
 /// Turns an analysis into the source ranges of a highlight reel (see `HighlightReelOptions`),

@@ -80,7 +80,7 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
             analysis = given
         } else {
             analysis = try await analyzer.analysis(
-                of: try VideoAsset(url: source.url), probed: source, progressHandler: progressHandler)
+                of: MediaIntelligenceVideoAsset(url: source.url), probed: source, progressHandler: progressHandler)
         }
         if Task.isCancelled { throw .cancelled }
         let ranges = HighlightReelPlanner.ranges(for: analysis, options: options)

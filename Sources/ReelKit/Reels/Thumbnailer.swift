@@ -1,6 +1,5 @@
 import Foundation
 import ReelAnalysis
-import ReelCompression
 import ReelMedia
 import ReelSupport
 
@@ -139,7 +138,7 @@ public final class Thumbnailer: Sendable {
             try given.requireSource(info)
             return given
         }
-        return try await analyzer.analysis(of: try VideoAsset(url: source), probed: info) { progress.report($0) }
+        return try await analyzer.analysis(of: MediaIntelligenceVideoAsset(url: source), probed: info) { progress.report($0) }
     }
 
     private static func probe(_ source: URL) async throws(ReelError) -> MediaInfo {

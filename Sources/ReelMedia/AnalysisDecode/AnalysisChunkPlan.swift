@@ -1,6 +1,5 @@
 internal import CFFmpeg
 import Foundation
-import ReelSupport
 
 /// A span of the video stream, keyframe to keyframe, that one worker decodes on its own:
 /// the frames with `start <= pts < end` (in the stream's time base; `nil` is open-ended).

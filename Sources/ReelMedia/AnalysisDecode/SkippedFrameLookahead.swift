@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import ReelSupport
 
 /// Decides, from packet sizes alone and before decoding, which skipped B frames to decode after
 /// all: those just before a reference frame that is much larger than the references before it.

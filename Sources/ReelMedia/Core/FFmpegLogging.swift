@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import ReelSupport
 import Synchronization
 
 /// FFmpeg's log: silent by default (x264 logs through it too); `ReelLog` can route it to a handler.

@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import ReelSupport
 
 /// Converts between FFmpeg's HDR side data structs and `HDRMetadata`.
 enum HDRSideData {

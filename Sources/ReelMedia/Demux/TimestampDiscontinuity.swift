@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import ReelSupport
 
 /// Joins the timestamp jumps of formats that allow them (MPEG-TS: an HLS-style discontinuity, a
 /// concatenation of recordings) into one continuous clock, as ffmpeg does: when a packet's

@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import ReelSupport
 
 /// A coarse grid of luma (and chroma) samples read straight from a decoded frame's planes (no
 /// copy of the picture), normalized to 0...1. Used for scene-change scores and content

@@ -1,5 +1,3 @@
-import ReelSupport
-
 /// Presentation times for MPEG-4 Part 2 video read from AVI, which stores frames in decode
 /// order with one time slot each and no presentation times.
 ///

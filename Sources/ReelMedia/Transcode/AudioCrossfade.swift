@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import ReelFrameReduction
 import ReelSupport
 
 /// The sound side of crossfaded joins, on planar float frames at the output rate: a range's

@@ -1,6 +1,5 @@
 internal import CFFmpeg
 import Foundation
-import ReelFrameReduction
 import ReelSupport
 
 /// Decodes one source audio stream and encodes the parts inside each range, joined end to end.

@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import ReelFrameReduction
 import ReelSupport
 
 /// Owns the output file and writes its header once the video encoder exists (the audio

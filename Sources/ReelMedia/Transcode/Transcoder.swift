@@ -1,5 +1,4 @@
 internal import CFFmpeg
-import ReelFrameReduction
 import ReelSupport
 
 /// Runs one `TranscodePlan` in a single pass: demux, decode, select, filter, encode, mux.

@@ -1,4 +1,3 @@
-import ReelFrameReduction
 import ReelSupport
 
 /// The video side of crossfaded joins: the kept frames of a range's last `length` ticks are held

@@ -9,7 +9,7 @@ import Testing
         let directory = try Fixtures.scratchDirectory()
         // 4 s of a portrait, 4 s of the astronaut (a smaller face), 4 s of a cat.
         let video = try FaceFixtures.slideshow(["obama.jpg", "astronaut.png", "chelsea.png"], seconds: 4, as: "three.mp4", in: directory)
-        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: video))
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: video))
         // At least 12 searched samples however short the video: every second of these 12.
         #expect(analysis.faces.count == 12, "\(analysis.faces.map(\.time.seconds))")
         let withFaces = analysis.faces.filter { $0.presence.count > 0 }.map { Int($0.time.seconds) }
@@ -30,7 +30,7 @@ import Testing
             "-v", "error", "-y", "-loop", "1", "-framerate", "25", "-t", "4", "-i", try FaceFixtures.photo("obama.jpg").path,
             "-vf", "scale=-2:144,format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-threads", "2", video.path,
         ])
-        let analysis = try await VideoAnalyzer().analysis(of: try VideoAsset(url: video))
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: video))
         let found = analysis.faces.filter { $0.presence.count > 0 }
         #expect(found.count >= 6, "\(analysis.faces.map { ($0.time.seconds, $0.presence.count) })")
     }
@@ -45,10 +45,10 @@ import Testing
     @Test func theFacePassCanBeTurnedOff() async throws {
         var options = VideoAnalyzer.Options()
         options.faces = nil
-        let analysis = try await VideoAnalyzer(options: options).analysis(of: try VideoAsset(url: try Fixtures.clip("story.mp4")))
+        let analysis = try await VideoAnalyzer(options: options).analysis(of: MediaIntelligenceVideoAsset(url: try Fixtures.clip("story.mp4")))
         #expect(analysis.faces.isEmpty)
         #expect(analysis.segments.allSatisfy { $0.features.faceShare == 0 })
-        let searched = try await VideoAnalyzer().analysis(of: try VideoAsset(url: try Fixtures.clip("story.mp4")))
+        let searched = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: try Fixtures.clip("story.mp4")))
         #expect(searched.faces.count == 12 && searched.faces.allSatisfy { $0.presence.count == 0 })
         // Not weighted by default: the levels are the same with or without the face pass.
         #expect(searched.segments.map(\.level) == analysis.segments.map(\.level))

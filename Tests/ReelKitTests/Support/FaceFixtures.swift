@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ReelFaces
-@testable import ReelSupport
+@testable import ReelMedia
 
 /// Real photos of real people (fetched from PyPI packages by `Fixtures/fetch-face-photos.sh`),
 /// copies made from them with the ffmpeg CLI, and the face models.

@@ -1,9 +1,5 @@
 import Foundation
 import Synchronization
-@testable import ReelAnalysis
-@testable import ReelCompression
-@testable import ReelFrameReduction
-@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 
