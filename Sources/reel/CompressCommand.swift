@@ -99,12 +99,21 @@ struct CompressCommand: ReelCommand {
     }
 
     /// `--report`'s page, checked writable for `input` (one input; none in a dry run, which
-    /// writes nothing), or nil without `--report`.
+    /// writes nothing), with the saved analysis it will show checked against `input`; nil
+    /// without `--report`.
     private func reportPageURL(for input: InputItem?) throws(CommandFailure) -> URL? {
         guard let page = options.reportPage, let input, !options.batch.dryRun else { return nil }
         let url = URL(fileURLWithPath: page).standardizedFileURL
         if let problem = OutputOptions.writeProblem(url, shown: page, for: input.url, overwrite: options.output.overwrite) {
             throw .failure(problem)
+        }
+        // A saved analysis for the page (a reel's plan checks its own) must be of this video.
+        if options.reel == nil, let saved = options.analysis.saved {
+            do throws(ReelError) {
+                try saved.requireSource(try MediaInfo.probe(input.url, measuringBitRates: false))
+            } catch {
+                throw .failure(ErrorText.line(for: error, input: input))
+            }
         }
         return url
     }
