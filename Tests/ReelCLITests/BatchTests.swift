@@ -82,8 +82,9 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let names = ["e.mp4", "a.mov", "g.MKV", "b.mp4", "f.webm", "c.mp4", "d.m4v"]
-        for name in names { try scratch.write("fake\n", to: "clips/" + name) }
+        // Real videos: a dry run plans each file as the run would (a fake one would fail).
         try scratch.write("notes\n", to: "clips/readme.txt")
+        for name in names { try TestClips.copy(.video, to: scratch.path("clips"), as: name) }
         let all = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { scratch.path("clips/" + $0).path }
         var seen: [String] = []

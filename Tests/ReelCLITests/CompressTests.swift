@@ -80,11 +80,11 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stderr.contains("\r"), "no progress bar when stderr is not a terminal")
         let object = try run.jsonObject()
-        #expect(Set(object.keys) == ["input", "output", "status", "error", "result"])
-        #expect(object["error"] is NSNull)
+        #expect(Set(object.keys) == ["input", "output", "status", "error", "note", "result"])
+        #expect(object["error"] is NSNull && object["note"] is NSNull)
         let result = try #require(object["result"] as? [String: Any])
         #expect(Set(result.keys) == [
-            "compressionRatio", "processingTime", "videoCodec", "original", "compressed",
+            "compressionRatio", "processingTime", "planningTime", "encodingTime", "videoCodec", "original", "compressed",
             "encoding", "contentAdjustment", "droppedTracks", "keptRanges", "requestedRanges", "streamCopied",
             "corruptPacketsSkipped", "damagedFrames", "targetSize", "targetQuality",
         ])
