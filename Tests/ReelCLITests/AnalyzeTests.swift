@@ -3,23 +3,23 @@ import Testing
 
 /// `reel analyze` on the analyzer's story fixture (see Fixtures/make-fixtures.sh).
 @Suite(.timeLimit(.minutes(5))) struct AnalyzeTests {
-    static func story(in scratch: Scratch) throws -> URL {
+    static func story(in scratch: Scratch) async throws -> URL {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let process = Process()
         process.executableURL = root.appendingPathComponent("Fixtures/make-fixtures.sh")
         process.arguments = [scratch.url.path, "story.mp4"]
         try process.run()
-        let exited = process.waitForExit(timeout: 120)
+        let exited = await process.exit(timeout: 120)
         try #require(exited && process.terminationStatus == 0)
         return scratch.path("story.mp4")
     }
 
-    @Test func jsonHasTheDocumentedShape() throws {
+    @Test func jsonHasTheDocumentedShape() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try Self.story(in: scratch)
-        let run = try Reel.run(["analyze", "story.mp4", "--json"], in: scratch.url)
+        _ = try await Self.story(in: scratch)
+        let run = try await Reel.run(["analyze", "story.mp4", "--json"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
         let object = try run.jsonObject()
@@ -52,7 +52,7 @@ import Testing
     @Test func exportsListTheShotsAndHighlights() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try Self.story(in: scratch)
+        _ = try await Self.story(in: scratch)
         let json = try (try await Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url)).jsonObject()
         let shots = try #require(json["shots"] as? [[String: Double]])
         let highlights = try #require(json["highlights"] as? [[String: Double]])
@@ -94,19 +94,19 @@ import Testing
         #expect(clash.status == 2)
     }
 
-    @Test func textSummaryAndErrors() throws {
+    @Test func textSummaryAndErrors() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try Self.story(in: scratch)
-        let run = try Reel.run(["analyze", "story.mp4"], in: scratch.url)
+        _ = try await Self.story(in: scratch)
+        let run = try await Reel.run(["analyze", "story.mp4"], in: scratch.url)
         #expect(run.status == 0)
         for text in ["story.mp4", "key frame", "shots", "highlights", "levels"] {
             #expect(run.stdout.contains(text), "missing \(text):\n\(run.stdout)")
         }
-        let usage = try Reel.run(["analyze", "story.mp4", "--sample-rate", "0"], in: scratch.url)
+        let usage = try await Reel.run(["analyze", "story.mp4", "--sample-rate", "0"], in: scratch.url)
         #expect(usage.status == 2)
         _ = try scratch.write("hello", to: "notes.mp4")
-        let bad = try Reel.run(["analyze", "notes.mp4"], in: scratch.url)
+        let bad = try await Reel.run(["analyze", "notes.mp4"], in: scratch.url)
         #expect(bad.status == 1)
         #expect(bad.stderr.hasPrefix("reel: notes.mp4: "))
         #expect(bad.stderr.split(separator: "\n").count == 1)

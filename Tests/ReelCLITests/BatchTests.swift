@@ -3,7 +3,7 @@ import Testing
 
 /// Batches: bounded concurrency, failures that do not stop the rest, resuming, sharding.
 @Suite(.timeLimit(.minutes(5))) struct BatchTests {
-    @Test func batchKeepsGoingAndResumes() throws {
+    @Test func batchKeepsGoingAndResumes() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.silent, to: scratch.url, as: "clips/a.mp4")
@@ -12,7 +12,7 @@ import Testing
         try scratch.write("notes\n", to: "clips/notes.txt")
         let arguments = ["compress", "clips", "--output-dir", "out", "--jobs", "2",
                          "--speed", "ultrafast", "--max-dimension", "160"]
-        let first = try Reel.run(arguments + ["--json"], in: scratch.url)
+        let first = try await Reel.run(arguments + ["--json"], in: scratch.url)
         #expect(first.status == 1, "one file failed: \(first.stderr)")
         #expect(first.stderr.contains("reel: clips/c.mp4: cannot read as media"))
         let object = try first.jsonObject()
@@ -24,7 +24,7 @@ import Testing
         #expect(try scratch.names(in: "out") == ["a-compressed.mp4", "b-compressed.mp4"])
         let written = try modificationDates(scratch, "out")
 
-        let second = try Reel.run(arguments, in: scratch.url)
+        let second = try await Reel.run(arguments, in: scratch.url)
         #expect(second.status == 1)
         let rows = second.stdout.split(separator: "\n")
         #expect(rows.first?.hasPrefix("STATUS") == true)
@@ -37,40 +37,40 @@ import Testing
     /// An existing output is skipped only when it is complete: not one whose media data was cut
     /// short (its header still promises every frame), nor one far shorter than these settings
     /// make. Those are refused with the reason, and left untouched.
-    @Test func truncatedOrShortOutputsAreNotSkipped() throws {
+    @Test func truncatedOrShortOutputsAreNotSkipped() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.long, to: scratch.url, as: "clips/long.mp4")
         let arguments = ["compress", "clips", "--output-dir", "out", "--speed", "ultrafast", "--max-dimension", "160"]
-        #expect(try Reel.run(arguments + ["--quiet"], in: scratch.url).status == 0)
+        #expect(try await Reel.run(arguments + ["--quiet"], in: scratch.url).status == 0)
         let output = scratch.path("out/long-compressed.mp4")
         let whole = try Data(contentsOf: output)
-        #expect(try Reel.run(arguments, in: scratch.url).stdout.contains("skipped"), "a complete output is skipped")
+        #expect(try await Reel.run(arguments, in: scratch.url).stdout.contains("skipped"), "a complete output is skipped")
 
         try whole.prefix(whole.count * 6 / 10).write(to: output)
-        let cut = try Reel.run(arguments, in: scratch.url)
+        let cut = try await Reel.run(arguments, in: scratch.url)
         #expect(cut.status == 1)
         #expect(cut.stderr.contains("out/long-compressed.mp4: exists but is cut short"), "\(cut.stderr)")
         #expect(try Data(contentsOf: output).count == whole.count * 6 / 10, "left untouched")
 
         try FileManager.default.removeItem(at: output)
         try TestClips.copy(.silent, to: scratch.url, as: "out/long-compressed.mp4")
-        let short = try Reel.run(arguments, in: scratch.url)
+        let short = try await Reel.run(arguments, in: scratch.url)
         #expect(short.status == 1)
         #expect(short.stderr.contains("lasts 1.0 s where these settings make 8.0 s"), "\(short.stderr)")
 
-        #expect(try Reel.run(arguments + ["--overwrite", "--quiet"], in: scratch.url).status == 0)
+        #expect(try await Reel.run(arguments + ["--overwrite", "--quiet"], in: scratch.url).status == 0)
         #expect(try Data(contentsOf: output).count > whole.count / 2)
     }
 
-    @Test func outputsBesideTheInputsAreNotTakenAsInputs() throws {
+    @Test func outputsBesideTheInputsAreNotTakenAsInputs() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.silent, to: scratch.url, as: "clips/a.mp4")
         let arguments = ["compress", "clips/", "--speed", "ultrafast", "--json"]
-        let first = try Reel.run(arguments, in: scratch.url)
+        let first = try await Reel.run(arguments, in: scratch.url)
         #expect(first.status == 0, "\(first.stderr)")
-        let second = try Reel.run(arguments, in: scratch.url)
+        let second = try await Reel.run(arguments, in: scratch.url)
         #expect(second.status == 0)
         let totals = try #require(try second.jsonObject()["totals"] as? [String: Int])
         #expect(totals["inputs"] == 1 && totals["skipped"] == 1)
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test(arguments: [2, 3, 9])
-    func shardsPartitionTheSortedInputs(count: Int) throws {
+    func shardsPartitionTheSortedInputs(count: Int) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let names = ["e.mp4", "a.mov", "g.MKV", "b.mp4", "f.webm", "c.mp4", "d.m4v"]
@@ -89,7 +89,7 @@ import Testing
             .map { scratch.path("clips/" + $0).path }
         var seen: [String] = []
         for index in 1...count {
-            let run = try Reel.run(
+            let run = try await Reel.run(
                 ["compress", "clips", "--dry-run", "--json", "--shard", "\(index)/\(count)"],
                 in: scratch.url)
             #expect(run.status == 0, "\(run.stderr)")

@@ -15,13 +15,13 @@ import Testing
         process.waitUntilExit()
     }
 
-    @Test func aStillImageIsNotAVideo() throws {
+    @Test func aStillImageIsNotAVideo() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         for name in ["photo.png", "photo.jpg"] {
             try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x64", "-frames:v", "1", name], in: scratch.url)
             for command in [["compress", name, "-q"], ["analyze", name, "-q"], ["thumbnail", name, "-o", "t.jpg"]] {
-                let run = try Reel.run(command, in: scratch.url)
+                let run = try await Reel.run(command, in: scratch.url)
                 #expect(run.status == 1, "\(command): \(run.stderr)")
                 #expect(run.stderr.contains("\(name): cannot read as media: not a video: a still image"), "\(command): \(run.stderr)")
                 #expect(!run.stderr.contains("trim range") && !run.stderr.contains("Operation not permitted"), "\(run.stderr)")
@@ -29,25 +29,25 @@ import Testing
         }
     }
 
-    @Test func aFileCutShortSaysSoWithoutFFmpegNames() throws {
+    @Test func aFileCutShortSaysSoWithoutFFmpegNames() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
         let data = try Data(contentsOf: scratch.path("clip.mp4"))
         try data.prefix(2000).write(to: scratch.path("cut.mp4"))
         for command in [["compress", "cut.mp4", "-q"], ["thumbnail", "cut.mp4"], ["analyze", "cut.mp4", "-q"], ["probe", "cut.mp4"]] {
-            let run = try Reel.run(command, in: scratch.url)
+            let run = try await Reel.run(command, in: scratch.url)
             #expect(run.status != 0)
             #expect(run.stderr.contains("cut.mp4: cannot read as media:"), "\(command): \(run.stderr)")
             #expect(!Self.ffmpegNames.contains { run.stderr.contains($0) }, "\(command): \(run.stderr)")
         }
     }
 
-    @Test func anUnwritableOutputIsNamedAsTyped() throws {
+    @Test func anUnwritableOutputIsNamedAsTyped() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
-        let run = try Reel.run(["compress", "clip.mp4", "-o", "/proc/clip-out.mp4", "--speed", "ultrafast", "-q"], in: scratch.url)
+        let run = try await Reel.run(["compress", "clip.mp4", "-o", "/proc/clip-out.mp4", "--speed", "ultrafast", "-q"], in: scratch.url)
         #expect(run.status == 1)
         #expect(run.stderr.contains("/proc/clip-out.mp4: "), "\(run.stderr)")
         #expect(!run.stderr.contains("reel-tmp") && !Self.ffmpegNames.contains { run.stderr.contains($0) }, "\(run.stderr)")

@@ -17,7 +17,7 @@ import Testing
         return directory.appendingPathComponent(name)
     }
 
-    @Test func addUpdatePeopleIdentifyRemovePurge() throws {
+    @Test func addUpdatePeopleIdentifyRemovePurge() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let photos = scratch.path("photos")
@@ -27,7 +27,7 @@ import Testing
         }
         try scratch.write("not a picture", to: "photos/notes.jpg")
 
-        var run = try Reel.run(["faces", "add", "photos", "--index", "idx", "--update", "--json"], in: scratch.url)
+        var run = try await Reel.run(["faces", "add", "photos", "--index", "idx", "--update", "--json"], in: scratch.url)
         #expect(run.status == 1, "one file failed: \(run.stderr)")
         var object = try run.jsonObject()
         #expect((object["added"] as? [Any])?.count == 3)
@@ -35,27 +35,27 @@ import Testing
         #expect(object["state"] as? String == "ready")
         #expect(run.stderr.contains("photos/notes.jpg"))
 
-        run = try Reel.run(["faces", "people", "--index", "idx", "--sheet", "people.jpg", "--json"], in: scratch.url)
+        run = try await Reel.run(["faces", "people", "--index", "idx", "--sheet", "people.jpg", "--json"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         object = try run.jsonObject()
         let people = try #require(object["people"] as? [[String: Any]])
         #expect(people.map { $0["faces"] as? Int } == [2, 1])
         #expect(FileManager.default.fileExists(atPath: scratch.path("people.jpg").path))
 
-        run = try Reel.run(["faces", "identify", try Self.photo("obama3.jpg").path, "--index", "idx", "--json"], in: scratch.url)
+        run = try await Reel.run(["faces", "identify", try Self.photo("obama3.jpg").path, "--index", "idx", "--json"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let faces = try #require((try run.jsonObject()["results"] as? [[String: Any]])?.first?["faces"] as? [[String: Any]])
         #expect(faces.map { $0["entity"] as? String } == [people[0]["entity"] as? String])
 
-        run = try Reel.run(["faces", "remove", "photos/obama2.jpg", "--index", "idx"], in: scratch.url)
+        run = try await Reel.run(["faces", "remove", "photos/obama2.jpg", "--index", "idx"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
-        run = try Reel.run(["faces", "update", "--index", "idx", "--json"], in: scratch.url)
+        run = try await Reel.run(["faces", "update", "--index", "idx", "--json"], in: scratch.url)
         #expect(try run.jsonObject()["faces"] as? Int == 2)
 
-        run = try Reel.run(["faces", "purge", "--index", "idx"], in: scratch.url)
+        run = try await Reel.run(["faces", "purge", "--index", "idx"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try scratch.names(in: "idx").isEmpty)
-        let dance = try Reel.run(["faces", "dance", "--index", "idx"], in: scratch.url)
+        let dance = try await Reel.run(["faces", "dance", "--index", "idx"], in: scratch.url)
         #expect(dance.status == 2 && dance.stderr.contains("unknown subcommand 'dance' for 'faces'"), "\(dance.stderr)")
     }
 }

@@ -3,10 +3,10 @@ import Testing
 
 /// Help, version, and the usage errors that end with exit status 2.
 @Suite(.timeLimit(.minutes(5))) struct HelpAndUsageTests {
-    @Test func overviewListsEveryCommand() throws {
+    @Test func overviewListsEveryCommand() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let run = try Reel.run(["--help"], in: scratch.url)
+        let run = try await Reel.run(["--help"], in: scratch.url)
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty, "debug builds report an unsound spec on stderr: \(run.stderr)")
         for word in ["USAGE: reel COMMAND", "compress", "presets", "probe", "--version"] {
@@ -22,10 +22,10 @@ import Testing
         (["faces", "--help"], ["USAGE: reel faces SUBCOMMAND", "SUBCOMMANDS:", "  identify  ", "  purge  ",
                                "'reel help faces SUBCOMMAND'"]),
     ])
-    func commandHelpShowsUsageAndExamples(arguments: [String], expected: [String]) throws {
+    func commandHelpShowsUsageAndExamples(arguments: [String], expected: [String]) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let run = try Reel.run(arguments, in: scratch.url)
+        let run = try await Reel.run(arguments, in: scratch.url)
         #expect(run.status == 0)
         for text in expected {
             #expect(run.stdout.contains(text), "missing \(text) in \(arguments)")
@@ -33,10 +33,10 @@ import Testing
     }
 
     /// Each command's help names its own outputs: a reel is IN-highlights.EXT, in --output-dir too.
-    @Test func highlightsHelpNamesItsOwnOutputs() throws {
+    @Test func highlightsHelpNamesItsOwnOutputs() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let run = try Reel.run(["help", "highlights"], in: scratch.url)
+        let run = try await Reel.run(["help", "highlights"], in: scratch.url)
         #expect(run.status == 0)
         let outputDirectory = run.stdout.components(separatedBy: "--output-dir DIR").last?
             .prefix { $0 != "(" }.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -51,19 +51,19 @@ import Testing
         (["faces", "identify", "-h"], ["USAGE: reel faces identify", "--models DIR", "IMAGE..."], ["--update", "--sheet"]),
         (["help", "faces", "purge"], ["USAGE: reel faces purge [--index DIR] [--json] [--quiet]"], ["--models", "PATH"]),
     ])
-    func facesSubcommandHelpShowsItsOwnOptions(arguments: [String], present: [String], absent: [String]) throws {
+    func facesSubcommandHelpShowsItsOwnOptions(arguments: [String], present: [String], absent: [String]) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let run = try Reel.run(arguments, in: scratch.url)
+        let run = try await Reel.run(arguments, in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         for text in present { #expect(run.stdout.contains(text), "missing \(text) in \(arguments)") }
         for text in absent { #expect(!run.stdout.contains(text), "\(text) in \(arguments)") }
     }
 
-    @Test func versionPrintsNameAndNumber() throws {
+    @Test func versionPrintsNameAndNumber() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let run = try Reel.run(["--version"], in: scratch.url)
+        let run = try await Reel.run(["--version"], in: scratch.url)
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("reel "))
         #expect(run.stderr.isEmpty)
@@ -98,10 +98,10 @@ import Testing
         (["compress"], "INPUT"),
         ([], "missing command"),
     ])
-    func usageErrorsExitWithTwoAndOneLine(arguments: [String], message: String) throws {
+    func usageErrorsExitWithTwoAndOneLine(arguments: [String], message: String) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let run = try Reel.run(arguments, in: scratch.url)
+        let run = try await Reel.run(arguments, in: scratch.url)
         #expect(run.status == 2, "\(arguments): \(run.stderr)")
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("reel: "))

@@ -6,11 +6,11 @@ import Testing
 /// before any work, the whole time of a reel with its parts.
 @Suite(.timeLimit(.minutes(5))) struct PlanAndOutputCheckTests {
     /// A dry run shows what the run would keep, from the library's plan, for any trim.
-    @Test func aDryRunShowsThePlannedRanges() throws {
+    @Test func aDryRunShowsThePlannedRanges() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.long, to: scratch.url, as: "clip.mp4")
-        let run = try Reel.run(["compress", "clip.mp4", "--ranges", "4-5.5,1-2", "--dry-run", "--json"], in: scratch.url)
+        let run = try await Reel.run(["compress", "clip.mp4", "--ranges", "4-5.5,1-2", "--dry-run", "--json"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let json = try run.jsonObject()
         #expect(json["status"] as? String == "planned")
@@ -20,29 +20,29 @@ import Testing
 
     /// An existing output does not stop a dry run: the plan shows, with a note that the run
     /// needs --overwrite (it refused with "already exists" and showed nothing).
-    @Test func aDryRunOverAnExistingOutputShowsThePlanAndSaysSo() throws {
+    @Test func aDryRunOverAnExistingOutputShowsThePlanAndSaysSo() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.long, to: scratch.url, as: "clip.mp4")
         try Data("old".utf8).write(to: scratch.path("out.mp4"))
-        let text = try Reel.run(["compress", "clip.mp4", "--start", "1", "--end", "3", "-o", "out.mp4", "--dry-run"], in: scratch.url)
+        let text = try await Reel.run(["compress", "clip.mp4", "--start", "1", "--end", "3", "-o", "out.mp4", "--dry-run"], in: scratch.url)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("would compress clip.mp4 -> out.mp4 keeping 0:01-0:03"), "\(text.stdout)")
         #expect(text.stdout.contains("out.mp4: already exists; the run needs --overwrite"), "\(text.stdout)")
-        let json = try Reel.run(["compress", "clip.mp4", "-o", "out.mp4", "--dry-run", "--json"], in: scratch.url)
+        let json = try await Reel.run(["compress", "clip.mp4", "-o", "out.mp4", "--dry-run", "--json"], in: scratch.url)
         #expect(try json.jsonObject()["note"] as? String == "out.mp4: already exists; the run needs --overwrite to replace it")
         #expect(try String(contentsOf: scratch.path("out.mp4"), encoding: .utf8) == "old")
-        let real = try Reel.run(["compress", "clip.mp4", "-o", "out.mp4", "--quiet"], in: scratch.url)
+        let real = try await Reel.run(["compress", "clip.mp4", "-o", "out.mp4", "--quiet"], in: scratch.url)
         #expect(real.status == 1 && real.stderr.contains("out.mp4: already exists; pass --overwrite"), "\(real.stderr)")
     }
 
     /// `reel highlights` reports the whole run, its analysis included (it printed the encode's
     /// 6.6 s of an 18.5 s run), and its parts.
-    @Test func aReelsTimeIsTheWholeRunWithItsParts() throws {
+    @Test func aReelsTimeIsTheWholeRunWithItsParts() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
-        let json = try Reel.run(["highlights", "story.mp4", "--max-duration", "6", "--speed", "ultrafast", "--json", "--quiet"],
+        _ = try await AnalyzeTests.story(in: scratch)
+        let json = try await Reel.run(["highlights", "story.mp4", "--max-duration", "6", "--speed", "ultrafast", "--json", "--quiet"],
                                 in: scratch.url)
         #expect(json.status == 0, "\(json.stderr)")
         let result = try #require(try json.jsonObject()["result"] as? [String: Any])
@@ -50,7 +50,7 @@ import Testing
         let planning = try #require(result["planningTime"] as? Double)
         let encoding = try #require(result["encodingTime"] as? Double)
         #expect(planning > 0 && encoding > 0 && abs(planning + encoding - total) < 1e-6, "\(result)")
-        let text = try Reel.run(["highlights", "story.mp4", "--max-duration", "6", "--speed", "ultrafast", "--overwrite"],
+        let text = try await Reel.run(["highlights", "story.mp4", "--max-duration", "6", "--speed", "ultrafast", "--overwrite"],
                                 in: scratch.url)
         let time = try #require(text.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("time") })
         #expect(time.contains(": analysis ") && time.contains(", encoding "), "\(time)")
@@ -59,10 +59,10 @@ import Testing
     /// Outputs that cannot be written fail at once, with the one-line message, before the
     /// analysis or the encode (the report of a 42 s encode failed after it, with a raw
     /// NSCocoaErrorDomain error and the video written).
-    @Test func unwritableOutputsFailBeforeAnyWork() throws {
+    @Test func unwritableOutputsFailBeforeAnyWork() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
+        _ = try await AnalyzeTests.story(in: scratch)
         let cases: [([String], String)] = [
             (["report", "story.mp4", "-o", "/proc/reel-r.html"], "/proc/reel-r.html: "),
             (["highlights", "story.mp4", "-o", "/proc/reel-h.mp4", "--quiet"], "/proc/reel-h.mp4: "),
@@ -72,7 +72,7 @@ import Testing
             (["thumbnail", "story.mp4", "-o", "/proc/reel-t.jpg", "--quiet"], "/proc/reel-t.jpg: "),
         ]
         for (arguments, prefix) in cases {
-            let run = try Reel.run(arguments, in: scratch.url)
+            let run = try await Reel.run(arguments, in: scratch.url)
             #expect(run.status == 1, "\(arguments): \(run.stderr)")
             #expect(run.stderr.hasPrefix("reel: " + prefix) && run.stderr.contains("is not writable"), "\(arguments): \(run.stderr)")
             #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
@@ -82,21 +82,21 @@ import Testing
     }
 
     /// A clip with no sound: the target-size refusal names only the container.
-    @Test func aTargetSizeOfAClipWithoutSoundNamesOnlyTheContainer() throws {
+    @Test func aTargetSizeOfAClipWithoutSoundNamesOnlyTheContainer() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.silent, to: scratch.url, as: "clip.mp4")
-        let run = try Reel.run(["compress", "clip.mp4", "--target-size", "1k", "--no-audio", "--quiet"], in: scratch.url)
+        let run = try await Reel.run(["compress", "clip.mp4", "--target-size", "1k", "--no-audio", "--quiet"], in: scratch.url)
         #expect(run.status == 1)
         #expect(run.stderr.contains("the container alone takes") && !run.stderr.contains("audio"), "\(run.stderr)")
     }
 
     /// `--sheet 12 --from highlights` of a video with fewer highlights says why it has fewer tiles.
-    @Test func aShortHighlightSheetSaysWhy() throws {
+    @Test func aShortHighlightSheetSaysWhy() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
-        let run = try Reel.run(["thumbnail", "story.mp4", "--sheet", "12", "--from", "highlights", "--json"], in: scratch.url)
+        _ = try await AnalyzeTests.story(in: scratch)
+        let run = try await Reel.run(["thumbnail", "story.mp4", "--sheet", "12", "--from", "highlights", "--json"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let tiles = try #require(try run.jsonObject()["times"] as? [Double]).count
         #expect(tiles < 12)

@@ -4,10 +4,10 @@ import Testing
 
 /// `reel presets` and presets reaching `reel compress`.
 @Suite(.timeLimit(.minutes(5))) struct PresetsTests {
-    @Test func listsBuiltInPresetsWithTheirNumbers() throws {
+    @Test func listsBuiltInPresetsWithTheirNumbers() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let json = try Reel.run(["presets", "--json"], in: scratch.url)
+        let json = try await Reel.run(["presets", "--json"], in: scratch.url)
         #expect(json.status == 0)
         let presets = try #require(try json.jsonObject()["presets"] as? [[String: Any]])
         #expect(presets.compactMap { $0["name"] as? String }
@@ -17,12 +17,12 @@ import Testing
         let video = try #require(medium["video"] as? [String: Any])
         #expect(video["maxLongerDimension"] as? Int == 1280)
         #expect(video["bitrate"] as? Int == 2_000_000)
-        let text = try Reel.run(["presets"], in: scratch.url)
+        let text = try await Reel.run(["presets"], in: scratch.url)
         #expect(text.stdout.contains("messaging (built-in)"))
         #expect(text.stdout.contains("quality 0.55 capped at 2.00 Mb/s"), "\(text.stdout)")
     }
 
-    @Test func userPresetIsListedAndUsable() throws {
+    @Test func userPresetIsListedAndUsable() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("""
@@ -31,12 +31,12 @@ import Testing
              "audio": {"channels": 1}}
             """, to: "presets/tiny.json")
         let environment = ["REEL_PRESETS_DIR": scratch.path("presets").path]
-        let listed = try Reel.run(["presets"], in: scratch.url, environment: environment)
+        let listed = try await Reel.run(["presets"], in: scratch.url, environment: environment)
         #expect(listed.status == 0)
         #expect(listed.stdout.contains("tiny (\(scratch.path("presets/tiny.json").path))"))
 
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
-        let run = try Reel.run(["compress", "clip.mp4", "--preset", "tiny", "--quiet"],
+        let run = try await Reel.run(["compress", "clip.mp4", "--preset", "tiny", "--quiet"],
                                in: scratch.url, environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         let info = try MediaInfo.probe(scratch.path("clip-compressed.mp4"))
@@ -45,12 +45,12 @@ import Testing
         #expect(info.primaryAudio?.audio?.channels == 1)
     }
 
-    @Test func brokenPresetFileFailsWithItsPath() throws {
+    @Test func brokenPresetFileFailsWithItsPath() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("{\"video\": {}}", to: "broken.json")
         try scratch.write("fake\n", to: "clip.mp4")
-        let run = try Reel.run(["compress", "clip.mp4", "--preset-file", "broken.json"],
+        let run = try await Reel.run(["compress", "clip.mp4", "--preset-file", "broken.json"],
                                in: scratch.url)
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("reel: invalid preset: broken.json: missing key 'name'"),

@@ -3,11 +3,11 @@ import Testing
 
 /// `reel probe`: the JSON shape, the text, and failures.
 @Suite(.timeLimit(.minutes(5))) struct ProbeTests {
-    @Test func jsonDescribesContainerAndStreams() throws {
+    @Test func jsonDescribesContainerAndStreams() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
-        let run = try Reel.run(["probe", "clip.mp4", "--json"], in: scratch.url)
+        let run = try await Reel.run(["probe", "clip.mp4", "--json"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let object = try run.jsonObject()
         #expect(Set(object.keys) == [
@@ -37,11 +37,11 @@ import Testing
         #expect(audio["channels"] as? Int == 2 && audio["sampleRate"] as? Int == 48000)
     }
 
-    @Test func textNamesTheFileAndEachStream() throws {
+    @Test func textNamesTheFileAndEachStream() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
-        let run = try Reel.run(["probe", "clip.mp4"], in: scratch.url)
+        let run = try await Reel.run(["probe", "clip.mp4"], in: scratch.url)
         #expect(run.status == 0)
         for text in ["clip.mp4", "#0 video, primary-video: h264", "320x180, 30 fps",
                      "#1 audio track 1, primary-audio: aac", "48000 Hz, 2 channels"] {
@@ -53,11 +53,11 @@ import Testing
         ("missing.mp4", "reel: missing.mp4: no such file\n"),
         ("notes.mp4", "reel: notes.mp4: cannot read as media"),
     ])
-    func unreadableInputFailsWithOneLine(name: String, message: String) throws {
+    func unreadableInputFailsWithOneLine(name: String, message: String) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("not a video\n", to: "notes.mp4")
-        let run = try Reel.run(["probe", name], in: scratch.url)
+        let run = try await Reel.run(["probe", name], in: scratch.url)
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix(message), "\(run.stderr)")

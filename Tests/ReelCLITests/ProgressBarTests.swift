@@ -4,7 +4,7 @@ import Testing
 /// The progress bar on a real terminal (a pseudo-terminal from util-linux `script`): it fits
 /// the terminal's width and names the phase, even for a long path on 60 columns.
 @Suite(.timeLimit(.minutes(5))) struct ProgressBarTests {
-    @Test func theBarFitsSixtyColumnsAndNamesThePhase() throws {
+    @Test func theBarFitsSixtyColumnsAndNamesThePhase() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let directory = "a-rather-long-directory-name-for-testing"

@@ -4,11 +4,11 @@ import Testing
 
 /// `reel compress --ranges` and `reel highlights`, read back with ReelKit's probe.
 @Suite(.timeLimit(.minutes(5))) struct RangeAndReelTests {
-    @Test func rangesAreKeptInOrderAndReported() throws {
+    @Test func rangesAreKeptInOrderAndReported() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.long, to: scratch.url, as: "clip.mp4")
-        let run = try Reel.run(["compress", "clip.mp4", "--ranges", "4-5.5,00:00:01-00:00:02", "--speed", "ultrafast",
+        let run = try await Reel.run(["compress", "clip.mp4", "--ranges", "4-5.5,00:00:01-00:00:02", "--speed", "ultrafast",
                                 "--json", "--quiet"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let result = try #require(try run.jsonObject()["result"] as? [String: Any])
@@ -20,11 +20,11 @@ import Testing
 
     /// The text summary of a part of a video lists what was kept and compares the output with
     /// the same stretch of source (the file's size pro rata), not with the whole file.
-    @Test func theSummaryOfAPartComparesWithThatPart() throws {
+    @Test func theSummaryOfAPartComparesWithThatPart() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let clip = try TestClips.copy(.long, to: scratch.url, as: "clip.mp4")
-        let run = try Reel.run(["compress", "clip.mp4", "--ranges", "4-6,1-3", "--speed", "ultrafast"], in: scratch.url)
+        let run = try await Reel.run(["compress", "clip.mp4", "--ranges", "4-6,1-3", "--speed", "ultrafast"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let kept = try #require(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("kept") })
@@ -36,25 +36,25 @@ import Testing
         #expect(size.contains(half) && size.contains("the whole source is"), "\(size) lacks \(half)")
     }
 
-    @Test func badRangesAndClashesAreUsageOrInputErrors() throws {
+    @Test func badRangesAndClashesAreUsageOrInputErrors() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
-        let malformed = try Reel.run(["compress", "clip.mp4", "--ranges", "2-1"], in: scratch.url)
+        let malformed = try await Reel.run(["compress", "clip.mp4", "--ranges", "2-1"], in: scratch.url)
         #expect(malformed.status == 2)
-        let clash = try Reel.run(["compress", "clip.mp4", "--ranges", "0-0.5", "--start", "0.2"], in: scratch.url)
+        let clash = try await Reel.run(["compress", "clip.mp4", "--ranges", "0-0.5", "--start", "0.2"], in: scratch.url)
         #expect(clash.status == 2)
-        let beyond = try Reel.run(["compress", "clip.mp4", "--ranges", "0.2-0.5,0.4-0.8"], in: scratch.url)
+        let beyond = try await Reel.run(["compress", "clip.mp4", "--ranges", "0.2-0.5,0.4-0.8"], in: scratch.url)
         #expect(beyond.status == 1)
         #expect(beyond.stderr.contains("overlaps range 1"), "\(beyond.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("clip-compressed.mp4").path))
     }
 
-    @Test func highlightsMakesAReelWithinTheBudget() throws {
+    @Test func highlightsMakesAReelWithinTheBudget() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
-        let run = try Reel.run(["highlights", "story.mp4", "--max-duration", "8", "--speed", "ultrafast", "--json",
+        _ = try await AnalyzeTests.story(in: scratch)
+        let run = try await Reel.run(["highlights", "story.mp4", "--max-duration", "8", "--speed", "ultrafast", "--json",
                                 "--crossfade", "0.4", "--quiet"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("story-highlights.mp4"))
@@ -66,20 +66,20 @@ import Testing
         #expect(total > 3 && expected <= 8.001, "\(kept)")
         let info = try MediaInfo.probe(scratch.path("story-highlights.mp4"))
         #expect(abs((info.primaryVideo?.duration ?? 0) - expected) < Double(kept.count) / 30 + 0.01)
-        let help = try Reel.run(["highlights", "--help"], in: scratch.url)
+        let help = try await Reel.run(["highlights", "--help"], in: scratch.url)
         #expect(help.stdout.contains("--max-duration") && help.stdout.contains("--preset"))
         // The options it takes are listed, and the discussion names the ones it does not.
         #expect(!help.stdout.contains("--ranges LIST") && !help.stdout.contains("--start TIME"))
         #expect(help.stdout.replacingOccurrences(of: "\n", with: " ").contains("except --start, --end and --ranges"), "\(help.stdout)")
-        let bad = try Reel.run(["highlights", "story.mp4", "--max-duration", "abc"], in: scratch.url)
+        let bad = try await Reel.run(["highlights", "story.mp4", "--max-duration", "abc"], in: scratch.url)
         #expect(bad.status == 2 && bad.stderr.contains("a duration in seconds") && bad.stderr.contains("such as 30"), "\(bad.stderr)")
     }
 
-    @Test func copyCutsLosslesslyAndSaysHowRangesMoved() throws {
+    @Test func copyCutsLosslesslyAndSaysHowRangesMoved() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.long, to: scratch.url, as: "clip.mp4")  // keyframes every 30 frames (1 s)
-        let run = try Reel.run(["compress", "clip.mp4", "--ranges", "2.5-4.2", "--copy", "--json", "--quiet"],
+        let run = try await Reel.run(["compress", "clip.mp4", "--ranges", "2.5-4.2", "--copy", "--json", "--quiet"],
                                in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let result = try #require(try run.jsonObject()["result"] as? [String: Any])
@@ -87,7 +87,7 @@ import Testing
         #expect(result["encoding"] is NSNull)
         #expect(result["requestedRanges"] as? [[String: Double]] == [["start": 2.5, "end": 4.2]])
         #expect(result["keptRanges"] as? [[String: Double]] == [["start": 2, "end": 5]])
-        let text = try Reel.run(["compress", "clip.mp4", "--ranges", "2.5-4.2", "--copy", "--overwrite"],
+        let text = try await Reel.run(["compress", "clip.mp4", "--ranges", "2.5-4.2", "--copy", "--overwrite"],
                                 in: scratch.url)
         #expect(text.stdout.contains("(copied)"), "\(text.stdout)")
     }

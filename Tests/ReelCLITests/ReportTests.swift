@@ -24,7 +24,7 @@ import Testing
     @Test func theReportLoadsInChromiumWithItsTimelineAndPictures() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
+        _ = try await AnalyzeTests.story(in: scratch)
         let run = try await Reel.run(["report", "story.mp4", "-o", "report.html", "-q"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let page = scratch.path("report.html")
@@ -59,7 +59,7 @@ import Testing
     @Test func compressionAndReelReportsLoadInChromium() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
+        _ = try await AnalyzeTests.story(in: scratch)
         let run = try await Reel.run(["compress", "story.mp4", "-o", "out.mp4", "--speed", "ultrafast", "--report", "out.html", "-q"],
                                in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")

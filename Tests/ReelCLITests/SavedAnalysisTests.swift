@@ -31,7 +31,7 @@ import Testing
     @Test func highlightsAndThumbnailUseTheSavedAnalysis() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
+        _ = try await AnalyzeTests.story(in: scratch)
         _ = try await Self.editedAnalysis(in: scratch)
         let reel = try await Reel.run(["highlights", "story.mp4", "--analysis", "edited.json", "--dry-run", "--json", "-q"], in: scratch.url)
         #expect(reel.status == 0, "\(reel.stderr)")
@@ -46,7 +46,7 @@ import Testing
     @Test func anAnalysisOfAnotherVideoOrNoAnalysisIsRefused() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
+        _ = try await AnalyzeTests.story(in: scratch)
         _ = try await Self.editedAnalysis(in: scratch)
         try TestClips.copy(.video, to: scratch.url, as: "other.mp4")
         for command in [["thumbnail", "other.mp4", "-o", "x.jpg"], ["highlights", "other.mp4", "--dry-run"],

@@ -5,7 +5,7 @@ import Testing
 /// test` runs it with the other *Cancellation* suites, alone.
 @Suite(.timeLimit(.minutes(5))) struct SignalCancellationTests {
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func signalLeavesNoPartialOutput(signal: Int32, expectedStatus: Int32) throws {
+    func signalLeavesNoPartialOutput(signal: Int32, expectedStatus: Int32) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.long, to: scratch.url, as: "long.mp4")
@@ -37,7 +37,7 @@ import Testing
         (["thumbnail", "minute.mp4", "-o", "key.jpg"], SIGTERM, Int32(143)),
         (["analyze", "minute.mp4", "--sample-rate", "30"], SIGINT, Int32(130)),
     ])
-    func analysisCommandsReportTheSignal(arguments: [String], signal: Int32, expectedStatus: Int32) throws {
+    func analysisCommandsReportTheSignal(arguments: [String], signal: Int32, expectedStatus: Int32) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let video = try TestClips.copy(.minute, to: scratch.url, as: "minute.mp4")

@@ -7,7 +7,7 @@ import Testing
     @Test func eachShotBecomesAFileOfItsLength() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
+        _ = try await AnalyzeTests.story(in: scratch)
         let analyze = try await Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url)
         try analyze.stdout.write(to: scratch.path("story.json"), atomically: true, encoding: .utf8)
         let shots = try #require(try analyze.jsonObject()["shots"] as? [[String: Double]])
@@ -30,7 +30,7 @@ import Testing
     @Test func highlightsCopiedOnKeyframesAndUsageErrors() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
+        _ = try await AnalyzeTests.story(in: scratch)
         let run = try await Reel.run(["split", "story.mp4", "--highlights", "-o", "best", "--copy", "-q"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: scratch.path("best").path).sorted()
@@ -48,7 +48,7 @@ import Testing
     @Test func theReducerChoosesEachPiecesFrames() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
+        _ = try await AnalyzeTests.story(in: scratch)
         let analyze = try await Reel.run(["analyze", "story.mp4", "--json", "-q"], in: scratch.url)
         try analyze.stdout.write(to: scratch.path("story.json"), atomically: true, encoding: .utf8)
         for (directory, seed) in [("first", "1"), ("again", "1"), ("other", "2")] {

@@ -4,11 +4,11 @@ import Testing
 
 /// `reel thumbnail`: default naming, overwrite rule, sheets, JSON and errors.
 @Suite(.timeLimit(.minutes(5))) struct ThumbnailCommandTests {
-    @Test func writesTheKeyFrameAndRefusesToOverwrite() throws {
+    @Test func writesTheKeyFrameAndRefusesToOverwrite() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
-        let run = try Reel.run(["thumbnail", "clip.mp4", "--json"], in: scratch.url)
+        let run = try await Reel.run(["thumbnail", "clip.mp4", "--json"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         let object = try run.jsonObject()
         #expect(Set(object.keys) == ["source", "output", "times", "width", "height", "damagedPictures", "shortfall"])
@@ -17,7 +17,7 @@ import Testing
         #expect(object["width"] as? Int == 320 && object["height"] as? Int == 180)
         let info = try MediaInfo.probe(scratch.path("clip-thumbnail.jpg"))
         #expect(info.primaryVideo?.codecName == "mjpeg")
-        let again = try Reel.run(["thumbnail", "clip.mp4"], in: scratch.url)
+        let again = try await Reel.run(["thumbnail", "clip.mp4"], in: scratch.url)
         #expect(again.status == 1)
         #expect(again.stderr.contains("clip-thumbnail.jpg: already exists"))
     }
@@ -27,7 +27,7 @@ import Testing
     @Test func sheetTilesAreTimedAndEveryShotHasAnImage() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        _ = try AnalyzeTests.story(in: scratch)
+        _ = try await AnalyzeTests.story(in: scratch)
         let sheet = try await Reel.run(["thumbnail", "story.mp4", "--sheet", "6", "--columns", "3", "-o", "sheet.png", "--json"], in: scratch.url)
         #expect(sheet.status == 0, "\(sheet.stderr)")
         #expect((try sheet.jsonObject()["times"] as? [Double])?.map { $0.rounded() } == [2, 6, 10, 14, 18, 22])
@@ -51,28 +51,28 @@ import Testing
         #expect(usage.status == 2)
     }
 
-    @Test func sheetAtAndErrors() throws {
+    @Test func sheetAtAndErrors() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
-        let sheet = try Reel.run(["thumbnail", "clip.mp4", "--sheet", "4", "--width", "80", "-o", "s.png", "--json"],
+        let sheet = try await Reel.run(["thumbnail", "clip.mp4", "--sheet", "4", "--width", "80", "-o", "s.png", "--json"],
                                  in: scratch.url)
         #expect(sheet.status == 0, "\(sheet.stderr)")
         #expect((try sheet.jsonObject()["times"] as? [Double])?.count == 4)
         #expect(try MediaInfo.probe(scratch.path("s.png")).primaryVideo?.codecName == "png")
-        let at = try Reel.run(["thumbnail", "clip.mp4", "--at", "0.5", "-o", "a.png"], in: scratch.url)
+        let at = try await Reel.run(["thumbnail", "clip.mp4", "--at", "0.5", "-o", "a.png"], in: scratch.url)
         #expect(at.status == 0)
         #expect(at.stdout.contains("at 0.500 s"), "\(at.stdout)")
-        let late = try Reel.run(["thumbnail", "clip.mp4", "--at", "9", "-o", "b.png"], in: scratch.url)
+        let late = try await Reel.run(["thumbnail", "clip.mp4", "--at", "9", "-o", "b.png"], in: scratch.url)
         #expect(late.status == 1)
         #expect(!FileManager.default.fileExists(atPath: scratch.path("b.png").path))
-        let both = try Reel.run(["thumbnail", "clip.mp4", "--at", "0.5", "--sheet", "3"], in: scratch.url)
+        let both = try await Reel.run(["thumbnail", "clip.mp4", "--at", "0.5", "--sheet", "3"], in: scratch.url)
         #expect(both.status == 2)
     }
 
     /// On a terminal (util-linux `script` gives one) the key frame's search shows progress on
     /// standard error; `--quiet` leaves only the result line, as for the other commands.
-    @Test func quietHidesTheProgress() throws {
+    @Test func quietHidesTheProgress() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.video, to: scratch.url, as: "clip.mp4")
