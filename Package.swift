@@ -76,8 +76,12 @@ let package = Package(
         .testTarget(name: "ArticleSampleTests", dependencies: ["ReelKit"]),
         // JMVideoCompressor's README examples, compiled and run against ReelKit.
         .testTarget(name: "JMVideoCompressorSampleTests", dependencies: ["ReelKit"]),
-        // README.md's Swift snippets, compiled as written.
-        .testTarget(name: "ReadmeSnippetTests", dependencies: ["ReelKit"]),
+        // README.md's Swift snippets, compiled as written; each file sees only what it imports,
+        // members included, as the snippets' own imports must be enough.
+        .testTarget(
+            name: "ReadmeSnippetTests", dependencies: ["ReelKit"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelKit"]),
     ],
     swiftLanguageModes: [.v6],
