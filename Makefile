@@ -30,7 +30,7 @@ DEBUG_FLAGS := -Xcxx -O2
 FACE_MODELS ?= $(or $(REEL_FACE_MODELS),$(HOME)/.cache/reel/face-models)
 export REEL_FACE_MODELS := $(FACE_MODELS)
 
-.PHONY: all deps test-deps models build release test demo bench fuzz clean
+.PHONY: all deps test-deps models build release test check-dependent demo bench fuzz clean
 
 all: build
 
@@ -71,10 +71,17 @@ release: deps
 
 ## test: every test (unit, integration on generated clips, end to end on the built binary)
 test: deps test-deps models
+	@# Seconds: SwiftPM still loads ReelKit as a version dependency (no unsafe build flags).
+	SWIFT=$(SWIFT) Tests/DependentPackage/check.sh --graph-only
 	$(SWIFT) build --build-tests -j $(JOBS) $(DEBUG_FLAGS)
 	$(SWIFT) test --skip-build --skip Cancellation
 	@# Cancellation promptness is timed, so those suites run alone, not beside the encoders.
 	$(SWIFT) test --skip-build --filter Cancellation
+
+## check-dependent: an app depending on ReelKit by version (HEAD cloned and tagged 1.0.0) builds
+## README.md's snippets and runs the first; a full debug build of the library (minutes; CI runs it)
+check-dependent: deps
+	SWIFT=$(SWIFT) JOBS=$(JOBS) Tests/DependentPackage/check.sh
 
 ## demo: compress the bundled 1080p clip with the messaging preset and show the result
 demo: release
