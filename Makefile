@@ -19,8 +19,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_CLIP := Fixtures/clips/demo.mov
 DEMO_OUT := out/demo-messaging.mp4
 
-# dlib's face code is compiled from its headers into CReelFaces, and unoptimized it is about 80x
-# slower (a face run of 3 s takes 4 minutes), but SwiftPM compiles debug builds at -O0. The
+# dlib's face code is compiled from its headers into CReelFaces; unoptimized it is about 50x slower
+# (faces in 7 photos: 3 minutes instead of 3.5 s), and SwiftPM compiles debug builds at -O0. The
 # package cannot ask for -O2 itself: unsafeFlags in a library product stop every package that
 # depends on ReelKit by version. So this project's debug builds pass it here: SwiftPM puts -Xcxx
 # flags after its own -O0, the last -O wins, and -Xcxx reaches only C++ (CReelFaces).
