@@ -90,7 +90,7 @@ for n in $(seq "$count"); do
         grep '^import ' "$snippet" || true
         echo
         echo "func readmeSnippet$n() async throws {"
-        grep -v '^import ' "$snippet"
+        grep -v '^import ' "$snippet" | sed '/./,$!d'
         echo "}"
     } > "$sources/Snippet$n.swift"
 done
@@ -129,7 +129,8 @@ fi
 
 echo "check-dependent: building the app ($count README snippets; a debug build of ReelKit, log: $work/build.log)"
 "$swift" build "${cache_options[@]}" -j "$jobs" > "$work/build.log" 2>&1 \
-    || { grep -E "error:" "$work/build.log" >&2 || tail -40 "$work/build.log" >&2; fail "the app does not build"; }
+    || { grep -E "^/.*error:" "$work/build.log" | sort -u >&2 || tail -40 "$work/build.log" >&2; fail "the app does not build"; }
+echo "check-dependent: $(tail -1 "$work/build.log")"
 
 mkdir -p "$work/run"
 cp "$root/Fixtures/clips/demo.mov" "$work/run/holiday.mov"
