@@ -40,11 +40,12 @@ let package = Package(
             plugins: ["EmbedPresets"]
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // dlib's face detector, landmarks and embeddings behind a plain C header. Optimized even
-        // in debug builds: dlib's network is unusably slow unoptimized.
+        // dlib's face detector, landmarks and embeddings behind a plain C header. dlib is unusably
+        // slow unoptimized, but no unsafeFlags(["-O2"]) here: a product with unsafe flags cannot be
+        // used by a package that depends on ReelKit by version. The Makefile's debug builds pass
+        // -Xcxx -O2 instead (see DEBUG_FLAGS there).
         .target(
             name: "CReelFaces",
-            cxxSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
                 .linkedLibrary("jpeg"), .linkedLibrary("png"), .linkedLibrary("z"),
@@ -77,8 +78,12 @@ let package = Package(
         .testTarget(name: "ArticleSampleTests", dependencies: ["ReelKit"]),
         // JMVideoCompressor's README examples, compiled and run against ReelKit.
         .testTarget(name: "JMVideoCompressorSampleTests", dependencies: ["ReelKit"]),
-        // README.md's Swift snippets, compiled as written.
-        .testTarget(name: "ReadmeSnippetTests", dependencies: ["ReelKit"]),
+        // README.md's Swift snippets, compiled as written; each file sees only what it imports,
+        // members included, as the snippets' own imports must be enough.
+        .testTarget(
+            name: "ReadmeSnippetTests", dependencies: ["ReelKit"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelKit"]),
     ],
     swiftLanguageModes: [.v6],

@@ -1,7 +1,8 @@
 // The Swift snippets of README.md, as written there (ReadmeSnippetTests checks that each one
 // appears here line for line). A test target holds no top-level statements, so each snippet is
 // the body of a function that receives the names it uses (`compressor`, `source`, `urls`...),
-// and a line after it uses what it leaves unused.
+// and a line after it uses what it leaves unused. It imports only what every snippet shows
+// above it in the README (checked there too), so each snippet's own imports are enough.
 
 import Foundation
 import ReelKit
