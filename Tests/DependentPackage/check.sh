@@ -11,6 +11,9 @@
 # leaves out, or an API that is not public, fails here. The names the snippets use without
 # defining them (`compressor`, `source`, ...) are declared in Context.swift. Then it builds the
 # app (a debug build of the whole library: minutes) and runs the first snippet on the demo clip.
+# The app package also builds the `reel` command line's own sources (and its argument parser)
+# against the released library, renamed so they do not clash with the library's targets: the CLI
+# uses public API only, so any app can do what `reel` does.
 #
 # Usage: Tests/DependentPackage/check.sh [--graph-only] [REVISION]
 #   --graph-only  stop once SwiftPM has loaded the package graph (`swift package
@@ -64,6 +67,10 @@ let package = Package(
             // Every file sees only what it imports itself, members included.
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
+        // reel's command line as an app of its own: public API only.
+        .target(name: "AppArguments"),
+        .executableTarget(
+            name: "AppReelCLI", dependencies: [.product(name: "ReelKit", package: "reel"), "AppArguments"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -94,6 +101,11 @@ for n in $(seq "$count"); do
         echo "}"
     } > "$sources/Snippet$n.swift"
 done
+
+# The command line's sources, their parser import renamed.
+cp -R "$clone/Sources/ReelArguments" "$app/Sources/AppArguments"
+cp -R "$clone/Sources/reel" "$app/Sources/AppReelCLI"
+sed -i 's/^import ReelArguments$/import AppArguments/' "$app/Sources/AppReelCLI"/*.swift
 
 cat > "$sources/Context.swift" <<'EOF'
 // The names README.md's snippets use without defining them, as its text introduces them.
@@ -127,7 +139,7 @@ if $graph_only; then
     exit 0
 fi
 
-echo "check-dependent: building the app ($count README snippets; a debug build of ReelKit, log: $work/build.log)"
+echo "check-dependent: building the app ($count README snippets and reel's command line; a debug build of ReelKit, log: $work/build.log)"
 "$swift" build "${cache_options[@]}" -j "$jobs" > "$work/build.log" 2>&1 \
     || { grep -E "^/.*error:" "$work/build.log" | sort -u >&2 || tail -40 "$work/build.log" >&2; fail "the app does not build"; }
 echo "check-dependent: $(tail -1 "$work/build.log")"
@@ -142,4 +154,5 @@ case "$output" in /*) ;; *) output="$work/run/$output" ;; esac
 [ -s "$output" ] || { tail -5 "$work/run.log" >&2; fail "README snippet 1 wrote no output (last line: $(tail -1 "$work/run.log"))"; }
 codec="$(ffprobe -v error -select_streams v:0 -show_entries stream=codec_name -of csv=p=0 "$output")"
 [ "$codec" = "h264" ] || fail "README snippet 1's output $output has video '$codec', not h264"
-echo "check-dependent: OK: the app builds against ReelKit 1.0.0, and snippet 1 wrote $(basename "$output") ($(stat -c %s "$output") bytes, $codec)"
+"$app/.build/debug/AppReelCLI" probe "$output" > /dev/null || fail "reel's command line, built as an app, cannot probe $output"
+echo "check-dependent: OK: the app and reel's command line build against ReelKit 1.0.0, and snippet 1 wrote $(basename "$output") ($(stat -c %s "$output") bytes, $codec)"
