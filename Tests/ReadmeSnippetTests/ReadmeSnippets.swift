@@ -37,12 +37,12 @@ _ = result
 return config
 }
 
-// Probing first.
-func probeFirstSnippet(compressor: VideoCompressor, config: CompressionConfig) async throws {
-let source = try await compressor.probe(URL(fileURLWithPath: "holiday.mov"))
-print(config.keptDuration(of: source) ?? source.duration)
-let result = try await compressor.compressVideo(source, config: config)
-_ = result
+// Planning first.
+func planFirstSnippet(compressor: VideoCompressor, config: CompressionConfig) async throws {
+let plan = try await compressor.plan(URL(fileURLWithPath: "holiday.mov"), config: config)
+print(plan.keptRanges, plan.keptDuration, plan.outputURL.path)
+let result = try await compressor.compress(plan)
+print(result.analytics.processingTime, result.analytics.planningTime ?? 0)
 }
 
 // "The analyzer".
