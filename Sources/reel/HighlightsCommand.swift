@@ -53,7 +53,13 @@ struct HighlightOptions: Sendable {
             "max-duration", valueName: "SECONDS", help: "Longest the reel may be, e.g. 30.", parse: ValueParsers.seconds)
         static let minLevel = OptionKey<Double>(
             "min-level", valueName: "LEVEL", help: "Lowest engagement level (0-9) a part may have.",
-            parse: ValueParsers.positiveDouble)
+            parse: { text, option throws(ArgumentError) in
+                // A level from 0 to 9; 0 (every part may be picked) is a level too.
+                guard let level = Double(text), level >= 0, level <= 9 else {
+                    throw .invalidValue(option: option, value: text, reason: "levels go from 0 to 9")
+                }
+                return level
+            })
     }
 
     /// The declarations, in help order.
@@ -64,15 +70,11 @@ struct HighlightOptions: Sendable {
     /// `--min-level`.
     let minimumLevel: Double?
 
-    /// Reads the options; a level above 9 is a usage failure.
+    /// Reads the options; a level outside 0...9 is a usage failure.
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         do throws(ArgumentError) {
             maximumDuration = try arguments.value(Keys.maxDuration)
             minimumLevel = try arguments.value(Keys.minLevel)
-            if let minimumLevel, minimumLevel > 9 {
-                throw .invalidValue(option: Keys.minLevel.displayName, value: try arguments.text(Keys.minLevel) ?? "",
-                                    reason: "levels go from 0 to 9")
-            }
         } catch {
             throw CommandFailure(error)
         }

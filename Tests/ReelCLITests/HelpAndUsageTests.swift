@@ -78,6 +78,8 @@ import Testing
         (["compress", "--start", "5", "--end", "00:00:02", "a.mp4"], "after --start"),
         (["compress", "--start", "1:75", "a.mp4"], "--start"),
         (["compress", "--shard", "3/2", "a.mp4"], "K/N"),
+        (["highlights", "--min-level", "9.5", "a.mp4"], "levels go from 0 to 9"),
+        (["highlights", "--min-level", "-1", "a.mp4"], "levels go from 0 to 9"),
         (["compress", "--jobs", "0", "a.mp4"], "--jobs"),
         (["compress", "--quality", "1.5", "a.mp4"], "from 0 to 1"),
         (["compress", "--max-dimension", "8", "a.mp4"], "maxLongerDimension"),

@@ -81,6 +81,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.path("out.mp4").path), "the video was encoded before the report failed")
     }
 
+    /// Level 0 is a level (every part may be picked): it was refused as not positive.
+    @Test func minimumLevelZeroIsAccepted() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try await AnalyzeTests.story(in: scratch)
+        let run = try await Reel.run(["highlights", "story.mp4", "--min-level", "0", "--dry-run", "--json"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!(try #require(try run.jsonObject()["plannedRanges"] as? [[String: Double]])).isEmpty)
+    }
+
     /// A clip with no sound: the target-size refusal names only the container.
     @Test func aTargetSizeOfAClipWithoutSoundNamesOnlyTheContainer() async throws {
         let scratch = try Scratch()
