@@ -65,17 +65,18 @@ extension CompressionPlan {
         progress: CompressionProgress, flag: CancellationFlag
     ) async throws(ReelError) -> CompressionPlan {
         let started = Date()
-        var config = validated.config
+        let config = validated.config
         let output = config.outputURL
             ?? OutputLocation.generatedURL(for: source.url, in: config.outputDirectory, fileExtension: config.fileType.fileExtension)
         try OutputLocation.check(for: source.url, finalURL: output)
         try source.requireVideo()
-        try CompressionPlanner(source: source, config: config, reducer: reducer).checkEncoders()
+        var planner = CompressionPlanner(source: source, config: config, reducer: reducer)
+        let codec = try planner.checkEncoders()
         var basis: (any TrimBasis)?
         if case .planned(let trimPlanner) = config.trim {
             progress.stage(.planning)
             let trim = try await Self.run(trimPlanner, source: source, flag: flag, progress: progress.reporter)
-            config.trim = .ranges(trim.ranges)
+            planner.config.trim = .ranges(trim.ranges)
             basis = trim.basis
         }
         var shotStarts: [Double] = []
@@ -84,13 +85,12 @@ extension CompressionPlan {
             shotStarts = try await shots.shotStarts(of: source)
         }
         if flag.isRaised { throw .cancelled }
-        let planner = CompressionPlanner(source: source, config: config, reducer: reducer)
         let ranges = try planner.keptRanges()
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         return CompressionPlan(
-            source: source, config: config, frameReducer: reducer,
+            source: source, config: planner.config, frameReducer: reducer,
             keptRanges: ranges.map { TimeRange(start: $0.start - origin, end: $0.end - origin) },
-            videoCodec: try planner.chooseCodec(), trimBasis: basis, outputURL: output,
+            videoCodec: codec, trimBasis: basis, outputURL: output,
             planningTime: Date().timeIntervalSince(started), purpose: purpose, planner: planner, ranges: ranges,
             shotStarts: shotStarts)
     }

@@ -6,7 +6,9 @@ import ReelSupport
 /// Decides every encoding parameter from the source's facts and the config; no I/O.
 struct CompressionPlanner {
     let source: MediaInfo
-    let config: CompressionConfig
+    /// The settings decided from; a plan replaces a planned trim with the ranges it chose
+    /// before any decision is made.
+    var config: CompressionConfig
     let reducer: any VideoFrameReducer
     /// Whether a requested bit rate above what the source spends is lowered (off for a target
     /// size, whose budget decides the rate).
@@ -107,14 +109,16 @@ struct CompressionPlanner {
         return ratio > 1.5 ? min(ratio, 30) : 1
     }
 
-    /// Throws when this FFmpeg has no encoder for the video codec (nor its fallback) or, when
-    /// the audio is kept, for the audio codec.
-    func checkEncoders() throws(ReelError) {
-        _ = try chooseCodec()
+    /// The video codec the encode uses; throws when this FFmpeg has no encoder for the video
+    /// codec (nor its fallback) or, when the audio is kept, for the audio codec.
+    @discardableResult
+    func checkEncoders() throws(ReelError) -> VideoCodec {
+        let codec = try chooseCodec()
         let audio = try keptAudioStreams()
         if !audio.isEmpty, config.audioCodec.availableEncoder == nil {
             throw .codecNotSupported(config.audioCodec.rawValue)
         }
+        return codec
     }
 
     /// The configured codec, or its fallback when this FFmpeg lacks it.

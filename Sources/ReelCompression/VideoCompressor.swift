@@ -75,18 +75,8 @@ public final class VideoCompressor: Sendable {
         progressHandler: (@Sendable (Double) -> Void)? = nil,
         stageHandler: (@Sendable (CompressionStage) -> Void)? = nil
     ) async throws(ReelError) -> CompressionResult {
-        let progress = CompressionProgress(progressHandler, stages: stageHandler)
-        let share = config.planningProgressShare
-        do throws(ReelError) {
-            return try await tracked { flag throws(ReelError) in
-                let plan = try await CompressionPlan.make(
-                    source, config: config, reducer: frameReducer, purpose: .file,
-                    progress: progress.subrange(from: 0, to: share), flag: flag)
-                return try await run(plan, progress: progress.subrange(from: share, to: 1), flag: flag)
-            }
-        } catch {
-            throw error.naming(source: source.url)
-        }
+        try await planAndRun(source, config: config, reducer: frameReducer, purpose: .file,
+                             progress: CompressionProgress(progressHandler, stages: stageHandler))
     }
 
     /// Plans the compression of `source` without encoding anything: checks the settings and the
@@ -111,7 +101,14 @@ public final class VideoCompressor: Sendable {
         frameReducer: some VideoFrameReducer = ReduceFrameEvenlySpaced(),
         progressHandler: (@Sendable (Double) -> Void)? = nil
     ) async throws(ReelError) -> CompressionPlan {
-        try await plan(source, config: config, reducer: frameReducer, purpose: .file, progress: CompressionProgress(progressHandler, stages: nil))
+        do throws(ReelError) {
+            return try await tracked { flag throws(ReelError) in
+                try await CompressionPlan.make(source, config: config, reducer: frameReducer, purpose: .file,
+                                               progress: CompressionProgress(progressHandler, stages: nil), flag: flag)
+            }
+        } catch {
+            throw error.naming(source: source.url)
+        }
     }
 
     /// Runs `plan` (from `plan(_:config:frameReducer:progressHandler:)`): encodes, or copies,
@@ -135,12 +132,24 @@ public final class VideoCompressor: Sendable {
     package func compressChunk(
         _ source: MediaInfo, config: CompressionConfig, progressHandler: (@Sendable (Double) -> Void)?
     ) async throws(ReelError) -> CompressionResult {
-        let validated = try Self.validated(config, for: source.url)
-        let progress = CompressionProgress(progressHandler, stages: nil)
-        let plan = try await plan(source, config: validated, reducer: ReduceFrameEvenlySpaced(), purpose: .chunk,
-                                  progress: progress.subrange(from: 0, to: 0))
+        try await planAndRun(source, config: try Self.validated(config, for: source.url), reducer: ReduceFrameEvenlySpaced(),
+                             purpose: .chunk, progress: CompressionProgress(progressHandler, stages: nil))
+    }
+
+    /// Plans `source` and runs the plan under one cancellation flag (a `cancel()` between the
+    /// two is not missed), the planning in its share of `progress`.
+    private func planAndRun(
+        _ source: MediaInfo, config: ValidatedConfig, reducer: any VideoFrameReducer, purpose: CompressionPlan.Purpose,
+        progress: CompressionProgress
+    ) async throws(ReelError) -> CompressionResult {
+        let share = config.planningProgressShare
         do throws(ReelError) {
-            return try await tracked { flag throws(ReelError) in try await run(plan, progress: progress, flag: flag) }
+            return try await tracked { flag throws(ReelError) in
+                let plan = try await CompressionPlan.make(
+                    source, config: config, reducer: reducer, purpose: purpose,
+                    progress: progress.subrange(from: 0, to: share), flag: flag)
+                return try await run(plan, progress: progress.subrange(from: share, to: 1), flag: flag)
+            }
         } catch {
             throw error.naming(source: source.url)
         }
@@ -152,19 +161,6 @@ public final class VideoCompressor: Sendable {
             return try config.validated()
         } catch {
             throw error.naming(source: source)
-        }
-    }
-
-    private func plan(
-        _ source: MediaInfo, config: ValidatedConfig, reducer: any VideoFrameReducer, purpose: CompressionPlan.Purpose,
-        progress: CompressionProgress
-    ) async throws(ReelError) -> CompressionPlan {
-        do throws(ReelError) {
-            return try await tracked { flag throws(ReelError) in
-                try await CompressionPlan.make(source, config: config, reducer: reducer, purpose: purpose, progress: progress, flag: flag)
-            }
-        } catch {
-            throw error.naming(source: source.url)
         }
     }
 
