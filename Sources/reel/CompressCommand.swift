@@ -124,13 +124,14 @@ struct CompressCommand: ReelCommand {
         async throws(CommandFailure) {
         let input = outcome.file.input
         do {
+            // The reel's own analysis, or --analysis (checked against the input before the
+            // encode), or one made now.
             let analysis: VideoAnalysis
-            if let used = outcome.analysis {
+            if let used = outcome.analysis ?? options.analysis.saved {
                 analysis = used
             } else {
                 analysis = try await SavedAnalysisFile.analysis(
-                    of: input, saved: options.analysis.saved, quiet: options.console.quiet || !Console.errorIsTerminal,
-                    purpose: " for the report")
+                    of: input, saved: nil, quiet: options.console.quiet || !Console.errorIsTerminal, purpose: " for the report")
             }
             let section = try await CompressionReport.measure(output: outcome.file.output, analytics: analytics)
             try await ReportWriter.write(input: input.url, title: input.display, analysis: analysis, to: url, compression: section)
@@ -213,9 +214,9 @@ struct CompressCommand: ReelCommand {
     ) async -> [FileOutcome] {
         var result: [FileOutcome] = []
         for file in files {
-            guard var outcome = FileOutcome.preliminary(file, dryRun: true), outcome.status == .planned else {
-                result.append(FileOutcome.preliminary(file, dryRun: true)
-                    ?? FileOutcome(file: file, status: .failed, analytics: nil, message: nil))
+            guard var outcome = FileOutcome.preliminary(file, dryRun: true) else { continue }
+            guard outcome.status == .planned else {
+                result.append(outcome)
                 continue
             }
             do throws(ReelError) {
