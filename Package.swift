@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelSupport", "ReelFrameReduction"]),
         .target(
             name: "ReelCompression",
-            dependencies: ["ReelSupport", "ReelFrameReduction", "ReelMedia"],
+            dependencies: ["ReelSupport", "ReelFrameReduction", "ReelMedia", "ReelFaces"],
             plugins: ["EmbedPresets"]
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),

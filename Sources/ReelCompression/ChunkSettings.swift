@@ -53,6 +53,12 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
             resolved.videoQuality = min(max(config.videoQuality - Float(measured.constantRateFactorOffset / 24), 0), 1)
         }
         resolved.contentAwareOptimization = false
+        // One camera path for the whole range: every chunk crops its part of it, so the window
+        // runs on across chunk edges as in a single encode.
+        if let reframing = config.reframing, reframing.path == nil {
+            resolved.reframing?.path = try FramingPass.plannedPath(
+                of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate, shouldCancel: shouldCancel)
+        }
         var targetBytes: Int64?
         var twoPass = false
         if let limit = config.targetFileSize {

@@ -97,6 +97,9 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     public var contentAwareOptimization = true
     /// Denoising and other picture preparation.
     public var preprocessing = PreprocessingOptions()
+    /// Reframing to another shape (9:16, 4:5, 1:1, 16:9) with a virtual camera that follows
+    /// the subject; `nil` keeps the source's frame.
+    public var reframing: Reframing?
 
     // MARK: Output
 
@@ -162,6 +165,13 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
             if streamCopy || targetFileSize != nil || crossfadeDuration > 0 {
                 throw .invalidConfiguration("a target quality cannot be combined with a stream copy, a target size or crossfades")
             }
+        }
+        if reframing != nil && streamCopy {
+            throw .invalidConfiguration("a stream copy cannot reframe: cropping needs re-encoding")
+        }
+        if reframing != nil && targetQuality != nil {
+            throw .invalidConfiguration("a target quality cannot be combined with reframing yet: its measurements compare the "
+                + "whole source picture")
         }
         if trim != .whole && (trimStartTime != nil || trimEndTime != nil) {
             throw .invalidConfiguration("use either trimStartTime/trimEndTime or trim, not both")

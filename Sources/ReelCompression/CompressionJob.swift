@@ -28,6 +28,7 @@ struct CompressionJob: Sendable {
                     started: started, committing: true)
             }
             result.analytics.planningTime = plan.planningTime
+            result.analytics.cameraPath = plan.cameraPath
             result.trimBasis = plan.trimBasis
             return result
         } catch {

@@ -37,6 +37,9 @@ public struct CompressionPlan: Sendable {
     /// The file the compression writes (under a temporary name first, renamed when complete),
     /// checked writable when the plan was made.
     public let outputURL: URL
+    /// The virtual camera's path when the config reframes the video (`CompressionConfig.reframing`),
+    /// worked out on the kept ranges; `nil` otherwise, or when the picture already has the shape.
+    public var cameraPath: CameraPath? { planner.cameraPath }
     /// Wall-clock seconds the planning took: mostly a highlight reel's analysis or a target
     /// quality's shot detection; a probe and a few checks otherwise.
     public let planningTime: TimeInterval
@@ -86,6 +89,11 @@ extension CompressionPlan {
         }
         if flag.isRaised { throw .cancelled }
         let ranges = try planner.keptRanges()
+        if let reframing = config.reframing {
+            if reframing.path == nil { progress.stage(.planning) }
+            planner.cameraPath = try await FramingPass.path(
+                of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate, flag: flag)
+        }
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         return CompressionPlan(
             source: source, config: planner.config, frameReducer: reducer,

@@ -13,6 +13,8 @@ struct CompressionPlanner {
     /// Whether a requested bit rate above what the source spends is lowered (off for a target
     /// size, whose budget decides the rate).
     var clampsToSource = true
+    /// The virtual camera's path, when the config reframes (worked out by the plan).
+    var cameraPath: CameraPath?
 
     /// The chosen plan plus the facts the analytics report.
     struct Decision: Sendable {
@@ -40,11 +42,13 @@ struct CompressionPlanner {
         let subtitles = keptSubtitleStreams.map(\.index)
 
         let rotation = picture.rotation
-        let (visualWidth, visualHeight) = targetVisualSize(picture)
+        let framing = cameraPath == nil ? nil : config.reframing.flatMap { FramingGeometry(picture, aspect: $0.aspect) }
+        let (visualWidth, visualHeight) = framing?.outputSize(limit: config.maxLongerDimension) ?? targetVisualSize(picture)
         let rotatesPixels = config.forceVisualEncodingDimensions && rotation != 0
         let swapped = rotation % 180 != 0 && !rotatesPixels
         let encodeWidth = swapped ? visualHeight : visualWidth
         let encodeHeight = swapped ? visualWidth : visualHeight
+        let input = framing?.storedCrop ?? (picture.width, picture.height)
 
         let sourceRate = sourceFrameRate
         let target = Double(config.fps)
@@ -55,17 +59,30 @@ struct CompressionPlanner {
         // H.264 keeps 10 bits only when asked to keep the HDR (High 10 plays in fewer places).
         let tenBit = picture.bitDepth > 8 && !toneMaps && (codec == .hevc || (config.hdr == .keep && picture.color.isHDR))
         var filters: [String] = []
-        if rotatesPixels { filters.append(FilterGraph.rotationFilter(clockwise: rotation)) }
-        let rotatedWidth = rotatesPixels && rotation % 180 != 0 ? picture.height : picture.width
-        let rotatedHeight = rotatesPixels && rotation % 180 != 0 ? picture.width : picture.height
-        if encodeWidth != rotatedWidth || encodeHeight != rotatedHeight {
+        let rotationFilter = rotatesPixels ? [FilterGraph.rotationFilter(clockwise: rotation)] : []
+        filters += rotationFilter
+        let rotatedWidth = rotatesPixels && rotation % 180 != 0 ? input.1 : input.0
+        let rotatedHeight = rotatesPixels && rotation % 180 != 0 ? input.0 : input.1
+        if encodeWidth != rotatedWidth || encodeHeight != rotatedHeight || framing != nil && picture.pixelAspectRatio != nil {
             // Square pixels: scale would otherwise set an aspect that makes up for even rounding.
             filters.append("scale=\(encodeWidth):\(encodeHeight):flags=bicubic,setsar=1")
         }
-        if let denoise = config.preprocessing.noiseReduction.filter { filters.append(denoise) }
-        if let levels = config.preprocessing.autoLevelsFilter { filters.append(levels) }
-        if toneMaps { filters.append(HDRToneMap.filter(for: picture)) }
-        filters.append("format=\(tenBit ? "yuv420p10le" : "yuv420p")")
+        var finishing: [String] = []
+        if let denoise = config.preprocessing.noiseReduction.filter { finishing.append(denoise) }
+        if let levels = config.preprocessing.autoLevelsFilter { finishing.append(levels) }
+        if toneMaps { finishing.append(HDRToneMap.filter(for: picture)) }
+        finishing.append("format=\(tenBit ? "yuv420p10le" : "yuv420p")")
+        filters += finishing
+        let framingPlan = framing.flatMap { geometry in
+            cameraPath.map { path in
+                let shown = rotatesPixels || rotation % 180 == 0
+                    ? (geometry.shownWidth, geometry.shownHeight) : (geometry.shownHeight, geometry.shownWidth)
+                let fit = FramingGeometry.fitFilter(displayed: shown, output: (encodeWidth, encodeHeight),
+                                                    fill: config.reframing?.fill ?? .black)
+                return geometry.framingPlan(for: path, origin: source.startTime,
+                                            fitFilter: (rotationFilter + [fit] + finishing).joined(separator: ","))
+            }
+        }
 
         let rate = rateControl(codec: codec, video: video, picture: picture,
                                outputPixels: encodeWidth * encodeHeight, outputRate: outputRate, content: content)
@@ -82,7 +99,7 @@ struct CompressionPlanner {
             bufferSize: encoderMax.map { $0 * 2 }, keyFrameInterval: keyInterval,
             frameRate: outputRate, tenBit: tenBit)
         let filter = filters.joined(separator: ",")
-        let plan = TranscodePlan(
+        var plan = TranscodePlan(
             source: source, outputPath: outputPath, formatName: config.fileType.rawValue,
             videoStreamIndex: video.index,
             ranges: ranges, videoFilter: filter, video: settings,
@@ -91,6 +108,7 @@ struct CompressionPlanner {
             carryFrameHDR: codec == .hevc && !toneMaps && picture.color.isHDR,
             audioTracks: audio, subtitleStreamIndices: subtitles, fastStart: true, crossfade: config.crossfadeDuration, reducer: reducer,
             targetFrameRate: reduces ? target : nil, keepsMetadata: config.keepsMetadata)
+        plan.framing = framingPlan
         let summary = EncodingSummary(
             constantRateFactor: rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
             keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter,

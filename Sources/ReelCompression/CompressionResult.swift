@@ -125,6 +125,8 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     public var targetSize: TargetSizeReport? = nil
     /// How the target quality was met, for a compression with `targetQuality`.
     public var targetQuality: TargetQualityReport? = nil
+    /// The virtual camera's path, when the output was reframed (`CompressionConfig.reframing`).
+    public var cameraPath: CameraPath? = nil
 }
 
 /// The video encoder settings a compression ended up using.

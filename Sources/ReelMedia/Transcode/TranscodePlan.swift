@@ -33,6 +33,9 @@ package struct TranscodePlan: Sendable {
     var fastStart: Bool
     /// Seconds of crossfade at each join between ranges (0: cut with short audio fades).
     var crossfade: Double = 0
+    /// The virtual camera: each source frame is cropped to its window before `videoFilter`
+    /// (or, in fitted shots, goes whole through `framing.fitFilter`); `nil` keeps the frame.
+    package var framing: FramingPlan?
     /// Which decoded frames to keep.
     var reducer: any VideoFrameReducer
     /// Target frame rate for frame reduction; `nil` keeps every frame.

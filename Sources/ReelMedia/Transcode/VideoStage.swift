@@ -157,6 +157,7 @@ final class VideoStage {
         // Counted here, not when decoded: the frames decoded from the keyframe before a range
         // are not the source's frames in it.
         statistics.framesDecoded += 1
+        try applyFraming(to: frame, at: sourceStart)
         let start = sourceStart - rangeStart + outputOffset
         let end = sourceEnd - rangeStart + outputOffset
         lastEnd = end
@@ -213,10 +214,30 @@ final class VideoStage {
     /// The reducer's type name, for messages.
     var reducerName: String { String(describing: type(of: plan.reducer)) }
 
+    /// Narrows `frame` to the virtual camera's window at its source time (`ticks`).
+    private func applyFraming(to frame: Frame, at ticks: Int64) throws(MediaFailure) {
+        guard let framing = plan.framing,
+              let window = framing.window(at: Double(ticks) * av_q2d(timeBase),
+                                          frameWidth: Int(frame.width), frameHeight: Int(frame.height))
+        else { return }
+        try frame.crop(left: window.left, top: window.top, width: framing.cropWidth, height: framing.cropHeight)
+    }
+
+    /// The picture size the current filter graph takes.
+    private var graphInput: (width: Int32, height: Int32)?
+
     /// Sends a kept frame, at its output time, through the filter to the encoder.
     private func emit(_ frame: Frame, start: Int64, end: Int64) throws(MediaFailure) {
         frame.pts = start
         durations[start] = end - start
+        // A framed video switches between cropped and fitted shots: each size has its graph,
+        // and the old one is drained first so frames reach the encoder in order.
+        if let input = graphInput, let graph, input != (frame.width, frame.height) {
+            try graph.push(nil)
+            try pullFiltered(from: graph)
+            self.graph = nil
+        }
+        graphInput = (frame.width, frame.height)
         let graph = try self.graph.orMake { () throws(MediaFailure) in try makeGraph(for: frame) }
         try graph.push(frame)
         try pullFiltered(from: graph)
@@ -280,8 +301,12 @@ final class VideoStage {
     }
 
     private func makeGraph(for frame: Frame) throws(MediaFailure) -> FilterGraph {
-        try FilterGraph(isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: frame, timeBase: timeBase),
-                        description: plan.videoFilter)
+        var description = plan.videoFilter
+        if let framing = plan.framing, Int(frame.width) != framing.cropWidth || Int(frame.height) != framing.cropHeight {
+            description = framing.fitFilter
+        }
+        return try FilterGraph(isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: frame, timeBase: timeBase),
+                               description: description)
     }
 
     private func time(_ ticks: Int64) -> MediaTime {

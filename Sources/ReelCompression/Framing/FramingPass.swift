@@ -1,0 +1,102 @@
+import Foundation
+import ReelMedia
+import ReelSupport
+
+/// The framing pass of a reframed compression: decodes the kept ranges once (cuts on every
+/// frame, faces and subjects on a few pictures a second) and works out the camera path.
+enum FramingPass {
+    /// Seconds between the pictures looked at inside a shot for motion and the subject.
+    static let sampleInterval = 0.25
+    /// Seconds between the pictures faces are looked for on, and their longer side: faces of
+    /// about a ninth of the picture's width and up are found (dlib's HOG finder needs about
+    /// 80 pixels).
+    static let faceInterval = 0.5
+    static let faceSize = 720
+
+    /// The camera path for `ranges` of `source`; `nil` when the picture already has the
+    /// reframing's shape. Runs off the cooperative pool; `flag` stops it.
+    static func path(
+        of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double, flag: CancellationFlag
+    ) async throws(ReelError) -> CameraPath? {
+        if let path = reframing.path { return path }
+        return try await BlockingWork.run(flag: flag) { () throws(ReelError) -> CameraPath? in
+            try plannedPath(of: source, ranges: ranges, reframing: reframing, frameRate: frameRate, shouldCancel: { flag.isRaised })
+        }
+    }
+
+    /// `path(of:ranges:reframing:frameRate:flag:)` on the calling thread (blocking).
+    static func plannedPath(
+        of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double,
+        shouldCancel: @escaping () -> Bool
+    ) throws(ReelError) -> CameraPath? {
+        if let path = reframing.path { return path }
+        guard let picture = source.primaryVideo?.video, let geometry = FramingGeometry(picture, aspect: reframing.aspect) else {
+            return nil
+        }
+        let looking = ConcurrentLooking(locator: SubjectLocator(rotation: picture.rotation))
+        let stop = UncheckedStop(shouldCancel)
+        let sampler = FramingSampler(source: source, interval: sampleInterval, faceInterval: faceInterval,
+                                     faceSize: faceSize, shouldCancel: { stop.isRaised })
+        let cuts = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
+            defer { looking.finish() }
+            return try sampler.sample(ranges, progress: { _ in }) { looking.look(at: $0) }
+        }
+        let observations = looking.finish()
+        let planner = CameraPathPlanner(
+            reframing: reframing, windowShare: geometry.windowShare, movesHorizontally: geometry.movesHorizontally,
+            frameRate: frameRate)
+        return planner.path(shots: shots(of: ranges, cuts: cuts.map(\.seconds)), observations: observations,
+                            origin: source.startTime)
+    }
+
+    /// The kept ranges split at the cuts inside them (file seconds).
+    static func shots(of ranges: [ClosedSourceRange], cuts: [Double]) -> [(start: Double, end: Double)] {
+        var shots: [(start: Double, end: Double)] = []
+        for range in ranges {
+            var start = range.start.seconds
+            for cut in cuts where cut > start + 1e-6 && cut < range.end.seconds - 1e-6 {
+                shots.append((start, cut))
+                start = cut
+            }
+            shots.append((start, range.end.seconds))
+        }
+        return shots
+    }
+}
+
+/// Looks for subjects on a thread of its own while the decode goes on: the face finder costs
+/// more than decoding the pictures between samples, so the two overlap on two cores. At most
+/// `backlog` pictures wait; the locator sees them in order.
+private final class ConcurrentLooking: @unchecked Sendable {
+    // The locator and the observations are touched only on `queue`.
+    private let locator: SubjectLocator
+    private var observations: [SubjectObservation] = []
+    private let queue = DispatchQueue(label: "reel.framing.subjects")
+    private let slots: DispatchSemaphore
+
+    init(locator: SubjectLocator, backlog: Int = 12) {
+        self.locator = locator
+        slots = DispatchSemaphore(value: backlog)
+    }
+
+    func look(at picture: FramingPicture) {
+        slots.wait()
+        queue.async {
+            self.observations.append(self.locator.observe(picture))
+            self.slots.signal()
+        }
+    }
+
+    /// Waits for the pictures handed over and returns what was seen on them, in order.
+    @discardableResult
+    func finish() -> [SubjectObservation] {
+        queue.sync { observations }
+    }
+}
+
+/// A caller's cancellation check, handed to the sampler (which runs it on this same thread).
+private struct UncheckedStop: @unchecked Sendable {
+    let check: () -> Bool
+    init(_ check: @escaping () -> Bool) { self.check = check }
+    var isRaised: Bool { check() }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import ReelCompression
+
+/// The virtual camera's path on made-up observations: it holds still while the subject stays
+/// put, pans within its speed bound when the subject moves, and starts afresh at every cut.
+@Suite(.timeLimit(.minutes(1))) struct CameraPathTests {
+    @Test func theTautStringHoldsWhereOneValueFits() {
+        let times = [0.0, 1, 2, 3]
+        let flat = TautString.path(times: times, lower: [0.1, 0.2, 0.15, 0.1], upper: [0.5, 0.4, 0.45, 0.6], preferred: 0.35)
+        #expect(flat == [0.35, 0.35, 0.35, 0.35])
+        let clamped = TautString.path(times: times, lower: [0.1, 0.2, 0.15, 0.1], upper: [0.5, 0.4, 0.45, 0.6], preferred: 0.9)
+        #expect(clamped == [0.4, 0.4, 0.4, 0.4])
+    }
+
+    @Test func theTautStringPansStraightBetweenHoldsAndStaysInsideTheCorridor() {
+        // The subject sits left, then moves right over two seconds, then stays.
+        let times = (0...12).map(Double.init)
+        let lower = [0.0, 0, 0, 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.5, 0.5, 0.5, 0.5]
+        let upper = lower.map { $0 + 0.1 }
+        let path = TautString.path(times: times, lower: lower, upper: upper, preferred: 0.3)
+        for index in times.indices { #expect(path[index] >= lower[index] - 1e-9 && path[index] <= upper[index] + 1e-9) }
+        // Still at both ends, and never moving back.
+        #expect(path[0] == path[3] && path[9] == path[12])
+        #expect(zip(path, path.dropFirst()).allSatisfy { $0 <= $1 + 1e-12 })
+        // Fewer than 0.1 per second: the steadiest pan the corridor allows, not the subject's steps.
+        let speeds = zip(path, path.dropFirst()).map { $1 - $0 }
+        #expect(speeds.max() ?? 1 <= 0.1 + 1e-9)
+    }
+
+    private func planner(_ reframing: Reframing = Reframing(aspect: .vertical)) -> CameraPathPlanner {
+        CameraPathPlanner(reframing: reframing, windowShare: 0.316, movesHorizontally: true, frameRate: 25)
+    }
+
+    private func face(at x: Double, width: Double = 0.1) -> CGRect { CGRect(x: x, y: 0.3, width: width, height: width * 1.7) }
+
+    @Test func aStillFaceOffCentreIsFramedWithoutAMove() throws {
+        let observations = stride(from: 0.0, to: 4, by: 0.25).map {
+            SubjectObservation(time: $0, faces: [face(at: 0.75)], moving: [], salient: nil, followsCut: false)
+        }
+        let path = planner().path(shots: [(0, 4)], observations: observations, origin: 0)
+        let shot = try #require(path.shots.first)
+        #expect(Set(shot.positions).count == 1, "the window moved: \(Set(shot.positions))")
+        let window = try #require(path.window(at: 2))
+        #expect(window.minX <= 0.75 - 0.045 && window.maxX >= 0.85 + 0.045, "\(window)")
+        #expect(path.largestStep(frameRate: 25) == 0)
+    }
+
+    @Test func aMovingFaceIsFollowedWithinTheSpeedBound() throws {
+        // Across the picture in 8 s: 0.09 of its width a second.
+        let observations = stride(from: 0.0, to: 8, by: 0.25).map {
+            SubjectObservation(time: $0, faces: [face(at: 0.05 + 0.09 * $0)], moving: [], salient: nil, followsCut: false)
+        }
+        let path = planner().path(shots: [(0, 8)], observations: observations, origin: 0)
+        #expect(path.largestStep(frameRate: 25) <= 0.02)
+        var inside = 0
+        for observation in observations {
+            let box = try #require(observation.faces?.first)
+            if let window = path.window(at: observation.time), window.minX <= box.minX, window.maxX >= box.maxX { inside += 1 }
+        }
+        #expect(inside >= observations.count * 9 / 10, "\(inside) of \(observations.count)")
+    }
+
+    @Test func everyShotStartsAfresh() throws {
+        let observations = stride(from: 0.0, to: 4, by: 0.25).map {
+            SubjectObservation(time: $0, faces: [face(at: $0 < 2 ? 0.05 : 0.8)], moving: [], salient: nil, followsCut: $0 == 2)
+        }
+        let path = planner().path(shots: [(0, 2), (2, 4)], observations: observations, origin: 0)
+        #expect(path.shots.count == 2)
+        let first = try #require(path.window(at: 1.9)), second = try #require(path.window(at: 2.0))
+        #expect(first.minX < 0.1 && second.maxX > 0.85, "\(first) \(second)")
+        #expect(Set(path.shots[0].positions).count == 1 && Set(path.shots[1].positions).count == 1)
+    }
+
+    @Test func facesTooFarApartShowTheWholePictureOnlyWhenAFillIsAsked() {
+        let observations = stride(from: 0.0, to: 3, by: 0.25).map {
+            SubjectObservation(time: $0, faces: [face(at: 0.05, width: 0.12), face(at: 0.8, width: 0.12)], moving: [], salient: nil,
+                               followsCut: false)
+        }
+        let filled = planner(Reframing(aspect: .vertical, fill: .blur)).path(shots: [(0, 3)], observations: observations, origin: 0)
+        let followed = planner().path(shots: [(0, 3)], observations: observations, origin: 0)
+        #expect(filled.shots.map(\.showsWholePicture) == [true])
+        #expect(followed.shots.map(\.showsWholePicture) == [false])
+    }
+
+    @Test func aspectRatiosParse() {
+        #expect(AspectRatio(parsing: "9:16") == .vertical)
+        #expect(AspectRatio(parsing: "4x5") == .portrait)
+        #expect(AspectRatio(parsing: "1/1") == .square)
+        #expect(AspectRatio(parsing: "16:0") == nil && AspectRatio(parsing: "wide") == nil)
+    }
+}
