@@ -67,6 +67,20 @@ struct PictureOptions: Sendable {
         static let denoise = OptionKey<NoiseReduction>("denoise", valueName: "LEVEL", help: "Denoise before encoding.")
         static let autoLevels = FlagKey(
             "auto-levels", help: "Stretch each picture's levels to the full range (smoothed over a second, colours kept).")
+        static let aspect = OptionKey<AspectRatio>(
+            "aspect", valueName: "W:H",
+            help: "Reframe to this shape (9:16, 4:5, 1:1, 16:9) with a camera that follows faces, motion or the subject, "
+                + "shot by shot; never squashed or enlarged.",
+            parse: { text, option throws(ArgumentError) in
+                guard let ratio = AspectRatio(parsing: text) else {
+                    throw .invalidValue(option: option, value: text, reason: "give a shape as W:H, e.g. 9:16, 4:5, 1:1 or 16:9")
+                }
+                return ratio
+            })
+        static let fill = OptionKey<FramingFill>(
+            "fill", valueName: "FILL",
+            help: "With --aspect: shots whose faces cannot share one window show the whole picture with a blurred copy "
+                + "or black around it (default: follow the main face).")
         static let noContentAware = FlagKey(
             "no-content-aware", help: "Do not adapt keyframes and bit rate to measured motion and detail.")
     }
@@ -75,7 +89,8 @@ struct PictureOptions: Sendable {
     static let specs: [OptionSpec] = [
         Keys.codec.spec, Keys.speed.spec, Keys.hdr.spec, Keys.rateControl.spec, Keys.bitrate.spec, Keys.quality.spec,
         Keys.adaptiveBitrate.spec, Keys.maxDimension.spec, Keys.maxSize.spec, Keys.fps.spec, Keys.keyint.spec,
-        Keys.rotatePixels.spec, Keys.denoise.spec, Keys.autoLevels.spec, Keys.noContentAware.spec,
+        Keys.rotatePixels.spec, Keys.denoise.spec, Keys.autoLevels.spec, Keys.aspect.spec, Keys.fill.spec,
+        Keys.noContentAware.spec,
     ]
 
     let codec: VideoCodec?
@@ -95,6 +110,8 @@ struct PictureOptions: Sendable {
     let denoise: NoiseReduction?
     let autoLevels: Bool
     let noContentAware: Bool
+    let aspect: AspectRatio?
+    let fill: FramingFill?
 
     /// Reads every option of the group.
     init(_ arguments: ParsedArguments) throws(ArgumentError) {
@@ -114,6 +131,8 @@ struct PictureOptions: Sendable {
         denoise = try arguments.value(Keys.denoise)
         autoLevels = try arguments.isSet(Keys.autoLevels)
         noContentAware = try arguments.isSet(Keys.noContentAware)
+        aspect = try arguments.value(Keys.aspect)
+        fill = try arguments.value(Keys.fill)
     }
 
     /// The options given that decide the bit rate, in the order messages name them: a size or
@@ -177,5 +196,9 @@ struct PictureOptions: Sendable {
         if let denoise { config.preprocessing.noiseReduction = denoise }
         if autoLevels { config.preprocessing.autoLevels = true }
         if noContentAware { config.contentAwareOptimization = false }
+        if let fill, aspect == nil {
+            throw .invalidValue(option: "--fill", value: fill.rawValue, reason: "fill goes with --aspect (the shape to fill)")
+        }
+        if let aspect { config.reframing = Reframing(aspect: aspect, fill: fill) }
     }
 }

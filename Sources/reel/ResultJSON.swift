@@ -21,7 +21,28 @@ enum ResultJSON {
                 .object([("start", JSONValue($0.start.seconds)), ("end", JSONValue($0.end.seconds))])
             })))
         }
+        if outcome.status == .planned {
+            fields.append(("cameraPath", outcome.plannedCameraPath.map(cameraPath) ?? .null))
+        }
         return .object(fields)
+    }
+
+    /// The virtual camera's path: its shape, window, and every shot's points.
+    static func cameraPath(_ path: CameraPath) -> JSONValue {
+        .object([
+            ("aspect", .string(path.aspect.description)),
+            ("windowWidth", .init(path.windowWidth)),
+            ("windowHeight", .init(path.windowHeight)),
+            ("movesHorizontally", .bool(path.movesHorizontally)),
+            ("shots", .array(path.shots.map { shot in
+                .object([
+                    ("start", .init(shot.start)), ("end", .init(shot.end)),
+                    ("showsWholePicture", .bool(shot.showsWholePicture)),
+                    ("times", .array(shot.times.map { JSONValue($0) })),
+                    ("positions", .array(shot.positions.map { JSONValue($0) })),
+                ])
+            })),
+        ])
     }
 
     /// A batch: every file, the counts per status, and the wall-clock seconds.
@@ -45,6 +66,11 @@ enum ResultJSON {
 
     /// The measurements of one compression.
     static func analytics(_ result: CompressionAnalytics) -> JSONValue {
+        guard case .object(let fields) = measurements(result) else { return .null }
+        return .object(fields + [("cameraPath", result.cameraPath.map(cameraPath) ?? .null)])
+    }
+
+    private static func measurements(_ result: CompressionAnalytics) -> JSONValue {
         .object([
             ("compressionRatio", .init(result.compressionRatio)),
             ("processingTime", .init(result.processingTime)),

@@ -2,6 +2,17 @@ import ReelKit
 
 /// The human-readable result of `reel compress`: a summary for one file, a table for a batch.
 enum ResultReport {
+    /// What the virtual camera did: shape, shots, how many it panned in or showed whole.
+    static func framingText(_ path: CameraPath) -> String {
+        let whole = path.shots.filter(\.showsWholePicture).count
+        let panned = path.shots.filter { shot in
+            !shot.showsWholePicture && (shot.positions.max() ?? 0) - (shot.positions.min() ?? 0) > 0.005
+        }.count
+        let shots = path.shots.count == 1 ? "1 shot" : "\(path.shots.count) shots"
+        return "\(path.aspect), following the subject over \(shots): \(panned) with a pan"
+            + (whole > 0 ? ", \(whole) shown whole" : "")
+    }
+
     /// The summary of one compressed file, e.g. sizes, ratio, dimensions, bit rates, time.
     static func single(_ outcome: FileOutcome) -> String? {
         let file = outcome.file
@@ -45,6 +56,7 @@ enum ResultReport {
             ("duration", Formatting.seconds(result.compressedDuration)),
         ]
         if let hdr = result.encoding?.hdr { rows.append(("hdr", hdr.summary)) }
+        if let path = result.cameraPath { rows.append(("framing", framingText(path))) }
         rows.append(("time", timeText(result, analyzed: outcome.analysis != nil || result.targetQuality != nil)))
         if result.corruptPacketsSkipped > 0 || result.damagedFrames > 0 {
             rows.append(("damage", "\(result.corruptPacketsSkipped) corrupt source packets skipped, "
