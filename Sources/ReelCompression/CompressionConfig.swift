@@ -172,6 +172,7 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
         if audioBitrate > 0 && !(8_000...192_000).contains(audioSampleRate) {
             throw .invalidConfiguration("audioSampleRate must be 8000...192000 Hz, got \(audioSampleRate)")
         }
+        try validateAnimatedImage()
     }
 }
 

@@ -31,6 +31,7 @@ struct CompressionPlanner {
             throw .missingVideoTrack(source.url)
         }
         let codec = try chooseCodec()
+        let animated = config.fileType.isAnimatedImage
         var audio: [AudioTrackPlan] = []
         for stream in try keptAudioStreams() {
             if let settings = try audioSettings(for: stream) {
@@ -41,7 +42,8 @@ struct CompressionPlanner {
 
         let rotation = picture.rotation
         let (visualWidth, visualHeight) = targetVisualSize(picture)
-        let rotatesPixels = config.forceVisualEncodingDimensions && rotation != 0
+        // An animated image has no rotation tag: its pixels are turned upright.
+        let rotatesPixels = (config.forceVisualEncodingDimensions || config.fileType.isAnimatedImage) && rotation != 0
         let swapped = rotation % 180 != 0 && !rotatesPixels
         let encodeWidth = swapped ? visualHeight : visualWidth
         let encodeHeight = swapped ? visualWidth : visualHeight
@@ -60,12 +62,12 @@ struct CompressionPlanner {
         let rotatedHeight = rotatesPixels && rotation % 180 != 0 ? picture.width : picture.height
         if encodeWidth != rotatedWidth || encodeHeight != rotatedHeight {
             // Square pixels: scale would otherwise set an aspect that makes up for even rounding.
-            filters.append("scale=\(encodeWidth):\(encodeHeight):flags=bicubic,setsar=1")
+            filters.append("scale=\(encodeWidth):\(encodeHeight):flags=\(animated ? "lanczos" : "bicubic"),setsar=1")
         }
         if let denoise = config.preprocessing.noiseReduction.filter { filters.append(denoise) }
         if let levels = config.preprocessing.autoLevelsFilter { filters.append(levels) }
         if toneMaps { filters.append(HDRToneMap.filter(for: picture)) }
-        filters.append("format=\(tenBit ? "yuv420p10le" : "yuv420p")")
+        filters.append(animatedImagePictureFilter ?? "format=\(tenBit ? "yuv420p10le" : "yuv420p")")
 
         let rate = rateControl(codec: codec, video: video, picture: picture,
                                outputPixels: encodeWidth * encodeHeight, outputRate: outputRate, content: content)
@@ -76,7 +78,7 @@ struct CompressionPlanner {
         // by how much longer the real pictures last (x264 times by timestamps already).
         let sparseness = codec == .hevc ? Self.sparseness(of: video, nominalRate: outputRate) : 1
         let encoderMax = rate.max.map { Int(Double($0) * sparseness) }
-        let settings = VideoEncoderSettings(
+        let settings = animatedImageEncoderSettings(frameRate: outputRate) ?? VideoEncoderSettings(
             encoderName: codec.encoderName, speedPreset: config.encoderSpeed.rawValue,
             constantRateFactor: rate.crf, averageBitRate: rate.average, maxBitRate: encoderMax,
             bufferSize: encoderMax.map { $0 * 2 }, keyFrameInterval: keyInterval,
@@ -89,10 +91,10 @@ struct CompressionPlanner {
             outputRotation: rotatesPixels ? 0 : rotation,
             hdr: codec == .hevc && !toneMaps ? picture.hdr : nil,
             carryFrameHDR: codec == .hevc && !toneMaps && picture.color.isHDR,
-            audioTracks: audio, subtitleStreamIndices: subtitles, fastStart: true, crossfade: config.crossfadeDuration, reducer: reducer,
+            audioTracks: audio, subtitleStreamIndices: subtitles, fastStart: !animated, crossfade: config.crossfadeDuration, reducer: reducer,
             targetFrameRate: reduces ? target : nil, keepsMetadata: config.keepsMetadata)
         let summary = EncodingSummary(
-            constantRateFactor: rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
+            constantRateFactor: animated ? nil : rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
             keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter,
             hdr: HDRToneMap.conversion(for: picture, toneMapped: toneMaps))
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
@@ -123,6 +125,7 @@ struct CompressionPlanner {
 
     /// The configured codec, or its fallback when this FFmpeg lacks it.
     func chooseCodec() throws(ReelError) -> VideoCodec {
+        if let animated = try animatedImageCodec() { return animated }
         if config.videoCodec.isSupported() { return config.videoCodec }
         if let fallback = config.fallbackVideoCodec, fallback.isSupported() { return fallback }
         throw .codecNotSupported(config.videoCodec.rawValue)
