@@ -67,7 +67,9 @@ struct CompressionPlanner {
         if let denoise = config.preprocessing.noiseReduction.filter { filters.append(denoise) }
         if let levels = config.preprocessing.autoLevelsFilter { filters.append(levels) }
         if toneMaps { filters.append(HDRToneMap.filter(for: picture)) }
-        filters.append(animatedImagePictureFilter ?? "format=\(tenBit ? "yuv420p10le" : "yuv420p")")
+        let frames = ranges.map { ($0.end - $0.start).seconds }.reduce(0, +) * outputRate
+        filters.append(animatedImagePictureFilter(frames: frames, pixels: encodeWidth * encodeHeight)
+            ?? "format=\(tenBit ? "yuv420p10le" : "yuv420p")")
 
         let rate = rateControl(codec: codec, video: video, picture: picture,
                                outputPixels: encodeWidth * encodeHeight, outputRate: outputRate, content: content)

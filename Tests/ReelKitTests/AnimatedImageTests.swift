@@ -115,6 +115,15 @@ import Testing
         #expect(abs(facts.duration - 1.3) <= 0.1)
     }
 
+    /// One palette for the whole output holds every picture back until the last: past the
+    /// memory budget (about a minute at 480x270, 15 fps) each picture gets its own palette.
+    @Test func aLongGIFGetsAPalettePerPicture() {
+        let minute = GIFPalette.filter(colours: 256, frames: 900, pixels: 480 * 270)
+        #expect(minute.contains("stats_mode=full") && !minute.contains("new=1"), "\(minute)")
+        let hour = GIFPalette.filter(colours: 256, frames: 54_000, pixels: 480 * 270)
+        #expect(hour.contains("stats_mode=single") && hour.hasSuffix(":new=1"), "\(hour)")
+    }
+
     @Test func whatAnAnimatedImageCannotTake() throws {
         var copy = CompressionConfig()
         copy.fileType = .gif
