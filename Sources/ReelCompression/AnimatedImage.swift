@@ -72,14 +72,15 @@ extension CompressionConfig {
 /// until then: measured 466 MB at the peak for 30 s at 480x270, 15 fps (125 MB for the same
 /// as MP4), about 0.75 MB a picture. An output whose pictures would take more than
 /// `memoryBudget` gets a palette per picture instead (`stats_mode=single`, `new=1`), which
-/// holds none back, for a larger file (1.1-1.7x on the pieces below).
+/// holds none back, for a larger file (1.4-3.0x on the pieces below, SSIM +0.004-0.013).
 ///
-/// Measured on 8 s pieces of Big Buck Bunny and Megamind at 15 fps, 480 px (Benchmarks/gif.md):
+/// Measured on 8 s pieces of Big Buck Bunny and Megamind at 15 fps, 480 px (Benchmarks/gif/README.md):
 /// against the error-diffusion dithering of FFmpeg's usual recipe (`sierra2_4a`), ordered
 /// dithering keeps its pattern still from picture to picture, so unchanged areas stay unchanged
-/// and compress; the GIF is 20-55% smaller at a higher SSIM. Per-picture palettes (`stats_mode=
-/// single`, `new=1`) reach 0.93-0.95 but at 1.1-1.7x the size (and flicker), so one palette
-/// per output it is.
+/// and compress; the GIF is 20-54% smaller at a higher SSIM. Per-picture palettes (`stats_mode=
+/// single`, `new=1`) gain 0.004-0.013 SSIM for 1.4-3.0x the size (and colours that flicker),
+/// so one palette per output it is. No dithering scores a little higher still (0.946 against
+/// 0.943 on Big Buck Bunny) but bands skies and gradients.
 enum GIFPalette {
     /// The dithering `paletteuse` applies.
     static let dither = "bayer:bayer_scale=5"
