@@ -115,6 +115,15 @@ import Testing
         #expect(abs(facts.duration - 1.3) <= 0.1)
     }
 
+    /// A GIF has no rotation tag: a phone's portrait clip (stored 640x360, shown turned 90
+    /// degrees) comes out upright; an HDR (PQ) source is tone-mapped to SDR on the way.
+    @Test func rotatedAndHDRSourcesComeOutUpright() async throws {
+        let rotated = try Self.gifFacts(try await Self.compress("rotated90.mp4", .gif).url)
+        #expect(rotated.width == 270 && rotated.height == 480, "\(rotated)")
+        let hdr = try await Self.compress("hdr_pq.mp4", .gif)
+        #expect(hdr.analytics.encoding?.hdr != nil && hdr.analytics.encoding?.videoFilter.contains("paletteuse") == true)
+    }
+
     /// One palette for the whole output holds every picture back until the last: past the
     /// memory budget (about a minute at 480x270, 15 fps) each picture gets its own palette.
     @Test func aLongGIFGetsAPalettePerPicture() {
