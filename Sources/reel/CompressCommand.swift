@@ -48,6 +48,11 @@ struct CompressCommand: ReelCommand {
         }
         config.fileType = try options.fileType(presetDefault: config.fileType)
         options.overrides.applyAnimatedImageDefaults(to: &config)
+        if config.fileType == .webp, let page = options.reportPage {
+            throw CommandFailure(ArgumentError.invalidValue(
+                option: "--report", value: page, reason: "the report shows the output's pictures, and FFmpeg 5.1 cannot decode "
+                    + "an animated WebP; use --format gif or mp4 for a report"))
+        }
         let checked = try config.checkedForRun()
         let all = try InputCollection.collect(options.inputs)
         // The report page is an output too: checked before any analysis or encode.

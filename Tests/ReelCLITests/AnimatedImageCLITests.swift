@@ -72,6 +72,9 @@ import Testing
         #expect(mismatch.status == 2 && mismatch.stderr.contains("does not match"), "\(mismatch.stderr)")
         let copy = try await Reel.run(["compress", "story.mp4", "-o", "x.gif", "--copy"], in: scratch.url)
         #expect(copy.status == 2 && copy.stderr.contains("stream copy"), "\(copy.stderr)")
+        let report = try await Reel.run(["compress", "story.mp4", "-o", "x.webp", "--report", "x.html"], in: scratch.url)
+        #expect(report.status == 2 && report.stderr.contains("animated WebP"), "\(report.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("x.webp").path), "refused before any work")
     }
 
     /// A page shows each file in an `<img>` and decodes it with WebCodecs' `ImageDecoder`
