@@ -46,8 +46,9 @@ struct CompressCommand: ReelCommand {
             reel.crossfadeDuration = config.crossfadeDuration
             config.trim = .highlights(reel)
         }
+        let presetType = config.fileType
         config.fileType = try options.fileType(presetDefault: config.fileType)
-        options.overrides.applyAnimatedImageDefaults(to: &config)
+        if config.fileType != presetType { options.overrides.applyAnimatedImageDefaults(to: &config) }
         if config.fileType == .webp, let page = options.reportPage {
             throw CommandFailure(ArgumentError.invalidValue(
                 option: "--report", value: page, reason: "the report shows the output's pictures, and FFmpeg 5.1 cannot decode "

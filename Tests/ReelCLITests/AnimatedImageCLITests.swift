@@ -77,6 +77,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.path("x.webp").path), "refused before any work")
     }
 
+    /// `--format gif` and `-o NAME.gif` put the format's 15 fps and 480 px in place of a video
+    /// preset's; a preset made for GIF keeps its own.
+    @Test func aPresetMadeForGIFKeepsItsFrameRateAndSize() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.long, to: scratch.url, as: "long.mp4")
+        let preset = """
+            {"name": "tiny-gif", "quality": "lowQuality", "summary": "A small GIF.",
+             "video": {"codec": "h264", "maxLongerDimension": 160, "fps": 10, "bitrateMode": "cappedQuality",
+                       "bitrate": 500000, "quality": 0.45, "maxKeyFrameInterval": 30},
+             "audio": {"codec": "aac", "bitrate": 64000, "sampleRate": 44100, "channels": 1},
+             "noiseReduction": "none", "contentAwareOptimization": false, "fileType": "gif"}
+            """
+        _ = try scratch.write(preset, to: "tiny.json")
+        let own = try await Reel.run(["compress", "long.mp4", "--preset-file", "tiny.json", "--end", "2", "-q"], in: scratch.url)
+        #expect(own.status == 0, "\(own.stderr)")
+        let tiny = try await Self.gif(scratch.path("long-compressed.gif"))
+        #expect(tiny.width == 160 && tiny.frames == 20, "the preset's 160 px and 10 fps: \(tiny)")
+        let low = try await Reel.run(["compress", "long.mp4", "--preset", "low", "-o", "low.gif", "--end", "2", "-q"], in: scratch.url)
+        #expect(low.status == 0, "\(low.stderr)")
+        let video = try await Self.gif(scratch.path("low.gif"))
+        #expect(video.width == 480 && video.frames == 30, "the format's 480 px and 15 fps over low's 640 px, 20 fps: \(video)")
+    }
+
     /// A page shows each file in an `<img>` and decodes it with WebCodecs' `ImageDecoder`
     /// (Chromium's own GIF and WebP decoders): the repetition count must be Infinity (loop
     /// forever), and the pictures must go from the clip's black second to its white one.
