@@ -100,7 +100,8 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
 
     // MARK: Output
 
-    /// Output container.
+    /// Output container; `.gif` and `.webp` are looping animations without sound (see
+    /// `applyAnimatedImageDefaults()` for their usual frame rate and size).
     public var fileType: OutputFileType = .mp4
     /// Exact output file; overrides `outputDirectory`. Its directory is created when missing.
     public var outputURL: URL?
