@@ -44,6 +44,11 @@ public enum OutputFileType: String, Sendable, Codable, CaseIterable {
     case mp4
     /// QuickTime (`.mov`).
     case mov
+    /// Animated GIF (`.gif`), looping forever: pictures only, 256 colours from a palette made
+    /// for the clip (see `CompressionConfig.applyAnimatedImageDefaults`).
+    case gif
+    /// Animated WebP (`.webp`), lossy, looping forever: pictures only.
+    case webp
 
     /// The file extension, without the dot.
     public var fileExtension: String { rawValue }

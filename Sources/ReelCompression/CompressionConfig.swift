@@ -103,7 +103,8 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
 
     // MARK: Output
 
-    /// Output container.
+    /// Output container; `.gif` and `.webp` are looping animations without sound (see
+    /// `applyAnimatedImageDefaults()` for their usual frame rate and size).
     public var fileType: OutputFileType = .mp4
     /// Exact output file; overrides `outputDirectory`. Its directory is created when missing.
     public var outputURL: URL?
@@ -182,6 +183,7 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
         if audioBitrate > 0 && !(8_000...192_000).contains(audioSampleRate) {
             throw .invalidConfiguration("audioSampleRate must be 8000...192000 Hz, got \(audioSampleRate)")
         }
+        try validateAnimatedImage()
     }
 }
 

@@ -18,6 +18,8 @@ struct CompressionJob: Sendable {
             var result: CompressionResult
             if plan.config.streamCopy {
                 result = try StreamCopyJob(plan: plan, location: location, progress: progress, flag: flag).run(started: started)
+            } else if plan.config.fileType.isAnimatedImage {
+                result = try AnimatedImageJob(plan: plan, location: location, progress: progress, flag: flag).run(started: started)
             } else if plan.config.targetQuality != nil {
                 result = try TargetQualityJob(plan: plan, location: location, progress: progress, flag: flag).run(started: started)
             } else if plan.config.targetFileSize != nil {

@@ -33,6 +33,7 @@ struct CompressionPlanner {
             throw .missingVideoTrack(source.url)
         }
         let codec = try chooseCodec()
+        let animated = config.fileType.isAnimatedImage
         var audio: [AudioTrackPlan] = []
         for stream in try keptAudioStreams() {
             if let settings = try audioSettings(for: stream) {
@@ -44,7 +45,8 @@ struct CompressionPlanner {
         let rotation = picture.rotation
         let framing = cameraPath == nil ? nil : config.reframing.flatMap { FramingGeometry(picture, aspect: $0.aspect) }
         let (visualWidth, visualHeight) = framing?.outputSize(limit: config.maxLongerDimension) ?? targetVisualSize(picture)
-        let rotatesPixels = config.forceVisualEncodingDimensions && rotation != 0
+        // An animated image has no rotation tag: its pixels are turned upright.
+        let rotatesPixels = (config.forceVisualEncodingDimensions || config.fileType.isAnimatedImage) && rotation != 0
         let swapped = rotation % 180 != 0 && !rotatesPixels
         let encodeWidth = swapped ? visualHeight : visualWidth
         let encodeHeight = swapped ? visualWidth : visualHeight
@@ -65,13 +67,15 @@ struct CompressionPlanner {
         let rotatedHeight = rotatesPixels && rotation % 180 != 0 ? input.0 : input.1
         if encodeWidth != rotatedWidth || encodeHeight != rotatedHeight || framing != nil && picture.pixelAspectRatio != nil {
             // Square pixels: scale would otherwise set an aspect that makes up for even rounding.
-            filters.append("scale=\(encodeWidth):\(encodeHeight):flags=bicubic,setsar=1")
+            filters.append("scale=\(encodeWidth):\(encodeHeight):flags=\(animated ? "lanczos" : "bicubic"),setsar=1")
         }
         var finishing: [String] = []
         if let denoise = config.preprocessing.noiseReduction.filter { finishing.append(denoise) }
         if let levels = config.preprocessing.autoLevelsFilter { finishing.append(levels) }
         if toneMaps { finishing.append(HDRToneMap.filter(for: picture)) }
-        finishing.append("format=\(tenBit ? "yuv420p10le" : "yuv420p")")
+        let frames = ranges.map { ($0.end - $0.start).seconds }.reduce(0, +) * outputRate
+        finishing.append(animatedImagePictureFilter(frames: frames, pixels: encodeWidth * encodeHeight)
+            ?? "format=\(tenBit ? "yuv420p10le" : "yuv420p")")
         filters += finishing
         let framingPlan = framing.flatMap { geometry in
             cameraPath.map { path in
@@ -93,7 +97,7 @@ struct CompressionPlanner {
         // by how much longer the real pictures last (x264 times by timestamps already).
         let sparseness = codec == .hevc ? Self.sparseness(of: video, nominalRate: outputRate) : 1
         let encoderMax = rate.max.map { Int(Double($0) * sparseness) }
-        let settings = VideoEncoderSettings(
+        let settings = animatedImageEncoderSettings(frameRate: outputRate) ?? VideoEncoderSettings(
             encoderName: codec.encoderName, speedPreset: config.encoderSpeed.rawValue,
             constantRateFactor: rate.crf, averageBitRate: rate.average, maxBitRate: encoderMax,
             bufferSize: encoderMax.map { $0 * 2 }, keyFrameInterval: keyInterval,
@@ -106,11 +110,11 @@ struct CompressionPlanner {
             outputRotation: rotatesPixels ? 0 : rotation,
             hdr: codec == .hevc && !toneMaps ? picture.hdr : nil,
             carryFrameHDR: codec == .hevc && !toneMaps && picture.color.isHDR,
-            audioTracks: audio, subtitleStreamIndices: subtitles, fastStart: true, crossfade: config.crossfadeDuration, reducer: reducer,
+            audioTracks: audio, subtitleStreamIndices: subtitles, fastStart: !animated, crossfade: config.crossfadeDuration, reducer: reducer,
             targetFrameRate: reduces ? target : nil, keepsMetadata: config.keepsMetadata)
         plan.framing = framingPlan
         let summary = EncodingSummary(
-            constantRateFactor: rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
+            constantRateFactor: animated ? nil : rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
             keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter,
             hdr: HDRToneMap.conversion(for: picture, toneMapped: toneMaps))
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
@@ -141,6 +145,7 @@ struct CompressionPlanner {
 
     /// The configured codec, or its fallback when this FFmpeg lacks it.
     func chooseCodec() throws(ReelError) -> VideoCodec {
+        if let animated = try animatedImageCodec() { return animated }
         if config.videoCodec.isSupported() { return config.videoCodec }
         if let fallback = config.fallbackVideoCodec, fallback.isSupported() { return fallback }
         throw .codecNotSupported(config.videoCodec.rawValue)

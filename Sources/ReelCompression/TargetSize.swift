@@ -34,7 +34,8 @@ public struct TargetSizeReport: Sendable, Equatable, Codable {
     /// The frame rate chosen because the budget was too small even at the smallest picture
     /// size (`nil`: not lowered).
     public var loweredFrameRate: Double?
-    /// Each second-pass encode's video bit rate and resulting file size, in order.
+    /// Each second-pass encode's video bit rate and resulting file size, in order; for a GIF or
+    /// WebP, each encode's frame rate x 1000, longer side in pixels and file size.
     public var attempts: [[Int64]] = []
     /// Whether the target was larger than what the preset makes anyway, so the preset's own
     /// result was kept rather than inflated to the target.

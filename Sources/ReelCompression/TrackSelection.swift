@@ -16,7 +16,7 @@ public enum AudioTrackSelection: Sendable, Equatable, Codable {
 extension CompressionPlanner {
     /// The source audio streams the output keeps, in output order (none when audio is off).
     func keptAudioStreams() throws(ReelError) -> [StreamInfo] {
-        guard config.audioBitrate > 0 else { return [] }
+        guard config.audioBitrate > 0, !config.fileType.isAnimatedImage else { return [] }
         let tracks = source.audioStreams
         switch config.audioTracks {
         case .primary:
@@ -34,7 +34,7 @@ extension CompressionPlanner {
 
     /// The source text subtitle streams the output carries as `mov_text`.
     var keptSubtitleStreams: [StreamInfo] {
-        guard config.keepsSubtitles else { return [] }
+        guard config.keepsSubtitles, !config.fileType.isAnimatedImage else { return [] }
         return source.streams.filter { $0.kind == .subtitle && $0.isTextSubtitle == true }
     }
 
@@ -43,6 +43,10 @@ extension CompressionPlanner {
         source.streams.compactMap { stream in
             if stream.index == source.primaryVideoStreamIndex || kept.contains(stream.index) { return nil }
             let reason: String
+            if config.fileType.isAnimatedImage, stream.role != .primaryVideo {
+                return DroppedTrack(index: stream.index, role: stream.role, codecName: stream.codecName,
+                                    handlerName: stream.handlerName, reason: "a \(config.fileType.rawValue.uppercased()) holds pictures only")
+            }
             switch stream.role {
             case .primaryAudio, .auxiliaryAudio:
                 reason = config.audioBitrate <= 0

@@ -46,7 +46,14 @@ struct CompressCommand: ReelCommand {
             reel.crossfadeDuration = config.crossfadeDuration
             config.trim = .highlights(reel)
         }
+        let presetType = config.fileType
         config.fileType = try options.fileType(presetDefault: config.fileType)
+        if config.fileType != presetType { options.overrides.applyAnimatedImageDefaults(to: &config) }
+        if config.fileType == .webp, let page = options.reportPage {
+            throw CommandFailure(ArgumentError.invalidValue(
+                option: "--report", value: page, reason: "the report shows the output's pictures, and FFmpeg 5.1 cannot decode "
+                    + "an animated WebP; use --format gif or mp4 for a report"))
+        }
         let checked = try config.checkedForRun()
         let all = try InputCollection.collect(options.inputs)
         // The report page is an output too: checked before any analysis or encode.
@@ -168,7 +175,9 @@ struct CompressCommand: ReelCommand {
                         + "packets skipped, \(result.damagedFrames) damaged pictures concealed in \(outcome.file.outputDisplay)")
                 }
                 if let target = result.targetSize { warnAbout(target, output: outcome.file.outputDisplay) }
-                if result.originalFileSize > 0, result.compressedFileSize > result.originalFileSize {
+                // A GIF is larger than its source as a rule; the advice below is for video.
+                let animated = OutputFileType(rawValue: outcome.file.output.pathExtension.lowercased())?.isAnimatedImage == true
+                if result.originalFileSize > 0, result.compressedFileSize > result.originalFileSize, !animated {
                     let factor = Double(result.compressedFileSize) / Double(result.originalFileSize)
                     Console.warning("\(outcome.file.outputDisplay) is \(Formatting.speed(factor)) larger than "
                         + "\(outcome.file.input.display): the source was already compressed harder than these settings; "

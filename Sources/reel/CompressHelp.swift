@@ -11,6 +11,11 @@ enum CompressHelp {
         --output-dir; -o names the output of a single input. An existing output is never \
         replaced without --overwrite, and an output equal to its input is refused.
 
+        GIF and WebP (--format gif|webp, or -o NAME.gif|.webp): looping animations without \
+        sound or subtitles, at 15 fps and 480 pixels on the longer side unless --fps or \
+        --max-dimension say otherwise; --quality sets a GIF's colours and a WebP's quality, \
+        and --target-size lowers the frame rate, then the picture, then those until it fits.
+
         Batch: several inputs, a directory, or --shard make a batch. Up to --jobs files are \
         compressed at once; an input whose output already exists and is a complete video is \
         skipped, so an interrupted batch resumes where it stopped; a failing file does not \

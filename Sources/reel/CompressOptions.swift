@@ -35,7 +35,7 @@ struct CompressOptions: Sendable {
         /// Outputs named `IN<suffix>.EXT`, or `-o` for one input.
         private static func outputShape(suffix: String) -> OutputOptions.Shape {
             OutputOptions.Shape(
-                valueName: "FILE", help: "Output file, for a single input (.mp4 or .mov).", generatedSuffix: suffix,
+                valueName: "FILE", help: "Output file, for a single input (.mp4, .mov, .gif or .webp).", generatedSuffix: suffix,
                 overwrite: "Replace existing outputs (batch: recompress them).")
         }
     }
@@ -109,7 +109,8 @@ struct CompressOptions: Sendable {
 
     /// The container: `--format`, else the extension of `-o`, else the preset's.
     ///
-    /// `-o` must end in `.mp4`, `.m4v` or `.mov`, and agree with `--format` when both are given.
+    /// `-o` must end in `.mp4`, `.m4v`, `.mov`, `.gif` or `.webp`, and agree with `--format` when
+    /// both are given.
     func fileType(presetDefault: OutputFileType) throws(CommandFailure) -> OutputFileType {
         let format = overrides.preset.format
         guard let outputFile = output.path else { return format ?? presetDefault }
@@ -123,8 +124,10 @@ struct CompressOptions: Sendable {
         switch fileExtension {
         case "mp4", "m4v": implied = .mp4
         case "mov", "qt": implied = .mov
+        case "gif": implied = .gif
+        case "webp": implied = .webp
         default:
-            throw .usage("-o \(outputFile): reel writes .mp4 or .mov files; "
+            throw .usage("-o \(outputFile): reel writes .mp4, .mov, .gif or .webp files; "
                 + "name the output with one of those extensions")
         }
         if let format, format != implied {

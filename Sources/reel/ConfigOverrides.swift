@@ -83,7 +83,17 @@ struct ConfigOverrides: Sendable {
         } catch {
             throw CommandFailure(error)
         }
+        // A preset made for GIF or WebP keeps its own frame rate and size.
+        if preset.format != nil { applyAnimatedImageDefaults(to: &config) }
         return config
+    }
+
+    /// For a GIF or WebP chosen by `--format` or `-o`, the format's frame rate and size (15 fps,
+    /// 480 pixels) where `--fps` and `--max-dimension` (`--max-size`) were not given: the
+    /// preset's are for video.
+    func applyAnimatedImageDefaults(to config: inout CompressionConfig) {
+        config.applyAnimatedImageDefaults(
+            frameRate: picture.fps == nil, size: picture.maxDimension == nil && picture.maxSize == nil)
     }
 
     /// How frames are dropped to reach a lower frame rate: `--reducer`, else evenly.

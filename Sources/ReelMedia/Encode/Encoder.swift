@@ -33,6 +33,8 @@ package struct VideoEncoderSettings: Sendable, Equatable {
     }
     private var pass: Int?
     private var statsPath = ""
+    /// An animated image's quality (libwebp's 0...100); `nil` for video encoders and GIF.
+    package var imageQuality: Double?
 
     /// Creates the value from every field.
     package init(
@@ -95,11 +97,17 @@ final class Encoder {
 
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        av_dict_set(&options, "preset", settings.speedPreset, 0)
+        if settings.isAnimatedImage {
+            Self.animatedImageOptions(settings, into: &options)
+        } else {
+            av_dict_set(&options, "preset", settings.speedPreset, 0)
+        }
         if let crf = settings.constantRateFactor {
             av_dict_set(&options, "crf", String(format: "%.2f", crf), 0)
         }
-        if settings.encoderName == "libx265" {
+        if settings.isAnimatedImage {
+            // GIF and WebP take no x264/x265 parameters.
+        } else if settings.encoderName == "libx265" {
             var parameters = Self.x265Parameters(for: settings)
             if let hdr { parameters += HDRSideData.x265Parameters(for: hdr) }
             av_dict_set(&options, "x265-params", parameters.joined(separator: ":"), 0)

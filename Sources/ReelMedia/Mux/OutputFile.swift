@@ -126,6 +126,9 @@ final class OutputFile {
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         if fastStart { av_dict_set(&options, "movflags", "+faststart", 0) }
+        if let name = context.pointee.oformat?.pointee.name, AnimatedImageMuxing.isAnimatedImage(String(cString: name)) {
+            AnimatedImageMuxing.headerOptions(into: &options)
+        }
         try check(avformat_write_header(context, &options), .mux, "avformat_write_header")
         headerWritten = true
     }

@@ -61,6 +61,11 @@ extension MediaInfo {
     /// of them), and last within half a second (or 3%) of `expectedDuration`, when that is
     /// known. A batch that resumes uses it to tell a finished output from an interrupted one.
     public static func incompleteness(of url: URL, expectedDuration: Double?) -> String? {
+        // FFmpeg 5.1 cannot read an animated WebP: its chunks say how long it lasts.
+        if let webp = AnimatedWebPInfo(contentsOf: url) {
+            guard let expected = expectedDuration, webp.duration < expected - max(0.5, 0.03 * expected) else { return nil }
+            return String(format: "lasts %.1f s where these settings make %.1f s", webp.duration, expected)
+        }
         guard let info = try? probe(url, measuringBitRates: false), info.primaryVideo != nil, info.duration > 0 else {
             return "is not a complete video"
         }

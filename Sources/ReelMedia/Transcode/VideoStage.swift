@@ -117,9 +117,12 @@ final class VideoStage {
             self.held = nil
             try emit(held.frame, start: held.start, end: lastEnd)
         }
-        guard let graph, let encoder else { return }
+        guard let graph else { return }
         try graph.push(nil)
+        // A GIF's palette is made from every picture: its graph gives its first picture only
+        // now, and the encoder opens here.
         try pullFiltered(from: graph)
+        guard let encoder else { return }
         try encoder.encode(nil, into: packet, write)
     }
 
