@@ -91,8 +91,9 @@ extension CompressionPlan {
         let ranges = try planner.keptRanges()
         if let reframing = config.reframing {
             if reframing.path == nil { progress.stage(.planning) }
-            planner.cameraPath = try await FramingPass.path(
+            let path = try await FramingPass.path(
                 of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate, flag: flag)
+            planner.config.reframing?.path = path
         }
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         return CompressionPlan(

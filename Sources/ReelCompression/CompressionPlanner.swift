@@ -13,8 +13,10 @@ struct CompressionPlanner {
     /// Whether a requested bit rate above what the source spends is lowered (off for a target
     /// size, whose budget decides the rate).
     var clampsToSource = true
-    /// The virtual camera's path, when the config reframes (worked out by the plan).
-    var cameraPath: CameraPath?
+    /// The virtual camera's path, when the config reframes: the plan works it out and keeps it
+    /// in the config, so every planner made from that config (a target size's tuned one, a
+    /// chunk's) frames alike.
+    var cameraPath: CameraPath? { config.reframing?.path }
 
     /// The chosen plan plus the facts the analytics report.
     struct Decision: Sendable {
