@@ -81,6 +81,7 @@ extension CompressionPlan {
             let trim = try await Self.run(trimPlanner, source: source, flag: flag, progress: progress.reporter)
             planner.config.trim = .ranges(trim.ranges)
             basis = trim.basis
+            if !trim.focus.isEmpty { planner.config.reframing?.focus = trim.focus }
         }
         var shotStarts: [Double] = []
         if let shots = config.targetQuality?.shots {
@@ -89,7 +90,7 @@ extension CompressionPlan {
         }
         if flag.isRaised { throw .cancelled }
         let ranges = try planner.keptRanges()
-        if let reframing = config.reframing {
+        if let reframing = planner.config.reframing {
             if reframing.path == nil { progress.stage(.planning) }
             let path = try await FramingPass.path(
                 of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate, flag: flag)

@@ -65,11 +65,15 @@ public struct PlannedTrim: Sendable {
     public var ranges: [TimeRange]
     /// What the ranges were worked out from, when the planner offers it.
     public var basis: (any TrimBasis)?
+    /// Faces a reframing camera should follow in preference to others (a reel of one person);
+    /// empty for none.
+    public var focus: [FramingFocus]
 
     /// Creates a planned trim.
-    public init(ranges: [TimeRange], basis: (any TrimBasis)? = nil) {
+    public init(ranges: [TimeRange], basis: (any TrimBasis)? = nil, focus: [FramingFocus] = []) {
         self.ranges = ranges
         self.basis = basis
+        self.focus = focus
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import ReelArguments
 import ReelKit
 
@@ -60,21 +61,41 @@ struct HighlightOptions: Sendable {
                 }
                 return level
             })
+
+        static let faces = OptionKey<String>(
+            "faces", valueName: "DIR", help: "Face index (see 'reel faces') for --person.")
+        static let person = OptionKey<String>(
+            "person", valueName: "ENTITY",
+            help: "A reel of this person of the --faces index: only moments they are on screen; with --aspect, framed "
+                + "on them. A video not in the index yet is added to it first.")
     }
 
     /// The declarations, in help order.
-    static let specs = [Keys.maxDuration.spec, Keys.minLevel.spec]
+    static let specs = [Keys.maxDuration.spec, Keys.minLevel.spec, Keys.faces.spec, Keys.person.spec]
 
     /// `--max-duration`.
     let maximumDuration: Double?
     /// `--min-level`.
     let minimumLevel: Double?
+    /// `--faces` and `--person`.
+    let person: ReelPerson?
 
     /// Reads the options; a level outside 0...9 is a usage failure.
     init(_ arguments: ParsedArguments) throws(CommandFailure) {
         do throws(ArgumentError) {
             maximumDuration = try arguments.value(Keys.maxDuration)
             minimumLevel = try arguments.value(Keys.minLevel)
+            let index = try arguments.value(Keys.faces), entity = try arguments.value(Keys.person)
+            switch (index, entity) {
+            case let (index?, entity?):
+                person = ReelPerson(faceIndex: URL(fileURLWithPath: index, isDirectory: true), entityID: FaceEntityID(entity))
+            case (nil, let entity?):
+                throw ArgumentError.invalidValue(option: "--person", value: entity, reason: "give the face index it is in with --faces DIR")
+            case (let index?, nil):
+                throw ArgumentError.invalidValue(option: "--faces", value: index, reason: "--faces is for --person ENTITY")
+            case (nil, nil):
+                person = nil
+            }
         } catch {
             throw CommandFailure(error)
         }
@@ -82,6 +103,7 @@ struct HighlightOptions: Sendable {
 
     /// The library's reel options; `analysis` is a saved analysis to use instead of a fresh one.
     func reelOptions(analysis: VideoAnalysis?) -> HighlightReelOptions {
-        HighlightReelOptions(maximumDuration: maximumDuration, minimumLevel: minimumLevel.map { Float($0) }, analysis: analysis)
+        HighlightReelOptions(maximumDuration: maximumDuration, minimumLevel: minimumLevel.map { Float($0) }, analysis: analysis,
+                             person: person)
     }
 }

@@ -37,7 +37,7 @@ struct CameraPathPlanner {
                 } else if let lastFaces, observation.time - lastFaces.time < 0.75 {
                     observation.faces = lastFaces.faces
                 }
-                let target = subject(of: observation, tracked: &tracked)
+                let target = subject(of: observation, origin: origin, tracked: &tracked)
                 if observation.faces?.isEmpty == false {
                     withFaces += 1
                     if !target.together { apart += 1 }
@@ -65,9 +65,17 @@ struct CameraPathPlanner {
     /// The span (along the moving axis) the window should hold on one sample: every sizeable
     /// face when they fit together, else the face continuing the one followed so far (or the
     /// largest); without faces, what moves; else what stands out.
-    private func subject(of observation: SubjectObservation, tracked: inout Double?) -> (box: ClosedRange<Double>?, kind: SubjectKind, together: Bool) {
+    private func subject(of observation: SubjectObservation, origin: Double, tracked: inout Double?) -> (box: ClosedRange<Double>?, kind: SubjectKind, together: Bool) {
         func span(_ box: CGRect) -> ClosedRange<Double> {
             movesHorizontally ? Double(box.minX)...Double(box.maxX) : Double(box.minY)...Double(box.maxY)
+        }
+        if let faces = observation.faces, !faces.isEmpty, let hint = focus(near: observation.time - origin) {
+            // A reel of one person: the face nearest where that person was seen.
+            let chosen = faces.min { distance($0, hint) < distance($1, hint) } ?? faces[0]
+            let face = span(chosen), widen = (face.upperBound - face.lowerBound) * (Self.headWidening - 1) / 2
+            let head = max(face.lowerBound - widen, 0)...min(face.upperBound + widen, 1)
+            tracked = centre(head)
+            return (head, .faces, true)
         }
         if let faces = observation.faces, let largest = faces.first {
             func head(_ box: CGRect) -> ClosedRange<Double> {
@@ -102,6 +110,17 @@ struct CameraPathPlanner {
     }
 
     private func centre(_ span: ClosedRange<Double>) -> Double { (span.lowerBound + span.upperBound) / 2 }
+
+    /// The focus hint closest in time to `seconds` (file timeline), within 1.5 s.
+    private func focus(near seconds: Double) -> CGRect? {
+        guard let nearest = reframing.focus.min(by: { abs($0.time - seconds) < abs($1.time - seconds) }),
+              abs(nearest.time - seconds) <= 1.5 else { return nil }
+        return nearest.box
+    }
+
+    private func distance(_ a: CGRect, _ b: CGRect) -> Double {
+        Double(hypot(a.midX - b.midX, a.midY - b.midY))
+    }
 
     /// The window positions that keep `box` inside the window (with room around it) and its
     /// centre in the dead zone. A head too wide for the window keeps at least its face inside.

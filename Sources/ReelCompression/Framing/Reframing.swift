@@ -76,6 +76,10 @@ public struct Reframing: Sendable, Equatable, Codable {
     /// When set, a shot whose faces cannot share one window shows the whole picture, filled
     /// around with this; when `nil`, the window follows the main face.
     public var fill: FramingFill?
+    /// Where the face to follow was seen (a reel of one person): at each sample the camera
+    /// follows the face nearest the closest hint in time, whatever else is on screen. Empty
+    /// follows the main face. A highlight reel of one person fills this from the face index.
+    public var focus: [FramingFocus] = []
     /// A path worked out before for the same source and kept ranges (a chunk plan's, shared by
     /// its chunks), used as it is; `nil` works it out from the video.
     public var path: CameraPath?
@@ -85,5 +89,19 @@ public struct Reframing: Sendable, Equatable, Codable {
         self.aspect = aspect
         self.fill = fill
         self.path = path
+    }
+}
+
+/// A face the camera should follow: where it was seen, and when.
+public struct FramingFocus: Sendable, Equatable, Codable {
+    /// Seconds on the file's timeline (zero is the container's start).
+    public var time: Double
+    /// The face, normalized to the upright picture (origin top left).
+    public var box: CGRect
+
+    /// A hint at `time`.
+    public init(time: Double, box: CGRect) {
+        self.time = time
+        self.box = box
     }
 }

@@ -21,10 +21,14 @@ public struct HighlightReelOptions: Sendable, Equatable {
     public var snapDistance: Double
     /// An analysis of this source to reuse; `nil` runs the analyzer first.
     public var analysis: VideoAnalysis?
+    /// A reel of one person: only moments they are on screen, and a reframed reel frames them.
+    public var person: ReelPerson?
 
     /// Creates highlight reel options.
     public init(maximumDuration: Double? = nil, minimumLevel: Float? = nil, minimumRangeDuration: Double = 2,
-                snapDistance: Double = 0.5, crossfadeDuration: Double = 0, analysis: VideoAnalysis? = nil) {
+                snapDistance: Double = 0.5, crossfadeDuration: Double = 0, analysis: VideoAnalysis? = nil,
+                person: ReelPerson? = nil) {
+        self.person = person
         self.crossfadeDuration = crossfadeDuration
         self.maximumDuration = maximumDuration
         self.minimumLevel = minimumLevel
@@ -83,6 +87,19 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
                 of: MediaIntelligenceVideoAsset(url: source.url), probed: source, progressHandler: progressHandler)
         }
         if Task.isCancelled { throw .cancelled }
+        if let person = options.person {
+            let seen = try await person.appearances(in: source)
+            let ranges = HighlightReelPlanner.ranges(for: analysis.keepingSegments(within: seen.ranges), options: options)
+            guard !ranges.isEmpty else {
+                throw .invalidRanges("\(person.entityID) is on screen in \(source.url.lastPathComponent), but in no part "
+                    + "engaging enough at level \(options.minimumLevel ?? HighlightEditing.defaultLevel) or above; give a budget "
+                    + "(--max-duration) or a lower --min-level")
+            }
+            let focus = seen.faces.compactMap { face in
+                face.time.map { FramingFocus(time: $0.seconds, box: face.bounds) }
+            }
+            return PlannedTrim(ranges: ranges, basis: analysis, focus: focus)
+        }
         let ranges = HighlightReelPlanner.ranges(for: analysis, options: options)
         guard !ranges.isEmpty else {
             throw .invalidRanges("\(source.url.lastPathComponent) has no highlights at level "
