@@ -81,6 +81,15 @@ let sheet = try await Thumbnailer().contactSheet(of: source, frames: 12, selecti
 _ = (thumbnail, sheet)
 }
 
+// "Vertical and square: a camera that follows the subject".
+func verticalSnippet(source: URL) async throws {
+var config = VideoQuality.socialMedia.defaultConfig
+config.reframing = Reframing(aspect: .vertical)           // 9:16; .portrait 4:5, .square, .landscape
+config.trim = .highlights(HighlightReelOptions(maximumDuration: 30))
+let vertical = try await VideoCompressor().compressVideo(source, config: config)
+print(vertical.analytics.cameraPath?.shots.count ?? 0)    // where the window was, shot by shot
+}
+
 // "Faces".
 func facesSnippet(urls: [URL], newPhoto: MediaIntelligenceImageAsset, directory: URL) async throws {
 let analyzer = try FaceGroupAnalyzer(workingDirectory: URL.applicationSupportDirectory.appending(path: "Faces"))
