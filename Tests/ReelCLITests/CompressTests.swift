@@ -86,7 +86,7 @@ import Testing
         #expect(Set(result.keys) == [
             "compressionRatio", "processingTime", "planningTime", "encodingTime", "videoCodec", "original", "compressed",
             "encoding", "contentAdjustment", "droppedTracks", "keptRanges", "requestedRanges", "streamCopied",
-            "corruptPacketsSkipped", "damagedFrames", "targetSize", "targetQuality",
+            "corruptPacketsSkipped", "damagedFrames", "targetSize", "targetQuality", "cameraPath",
         ])
         #expect(result["corruptPacketsSkipped"] as? Int == 0)
         #expect(result["damagedFrames"] as? Int == 0)

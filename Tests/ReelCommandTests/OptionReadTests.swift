@@ -69,7 +69,7 @@ import Testing
             return Set(type.spec(presetNames: Self.catalog.names).options.map(\.name))
         }
         let compress = try names("compress")
-        #expect(try names("highlights") == compress.subtracting(["start", "end", "ranges"]).union(["max-duration", "min-level"]))
+        #expect(try names("highlights") == compress.subtracting(["start", "end", "ranges"]).union(["max-duration", "min-level", "faces", "person"]))
         #expect(try names("split") == compress.subtracting([
             "output-dir", "start", "end", "ranges", "crossfade", "jobs", "shard", "dry-run", "target-size", "target-quality", "report",
         ]).union(["shots", "highlights"]))
