@@ -21,8 +21,13 @@ public actor FaceGroupAnalyzer {
         /// Detections scoring below this are dropped (false detections score about 0.0-0.15,
         /// faces 0.3 and up).
         public var minimumScore = 0.25
-        /// Videos: seconds between sampled keyframes.
-        public var videoSampleInterval = 2.0
+        /// Videos: most seconds between two sampled pictures of one shot (a picture is also
+        /// sampled just after each cut), so a face on screen this long is seen.
+        public var videoSampleInterval = 0.75
+        /// Videos: a face seen again where it was in the same shot keeps its descriptor, without
+        /// describing it again, for this many seconds (the detector still finds it in every
+        /// sample, so its times are all kept).
+        public var videoRedescribeInterval = 3.0
 
         /// The defaults.
         public init() {}
@@ -68,8 +73,9 @@ public actor FaceGroupAnalyzer {
         try start(assets.map { .image($0.id, $0.kind.url) })
     }
 
-    /// Samples each video's keyframes (about one every `videoSampleInterval` seconds), finds and
-    /// stores their faces with the times they were seen, as for photos.
+    /// Decodes each video through its shots, sampling a picture just after each cut and at
+    /// least every `videoSampleInterval` seconds, and finds and stores their faces with the
+    /// times they were seen, as for photos.
     public func insertOrUpdateAssets(
         _ assets: [MediaIntelligenceVideoAsset]
     ) async throws(ReelError) -> AsyncThrowingStream<(MediaIntelligenceAssetID, [Face]), any Error> {

@@ -40,13 +40,19 @@ reel_face_engine *reel_face_engine_create(const char *landmarks_path, const char
 /// Frees an engine (NULL is ignored).
 void reel_face_engine_free(reel_face_engine *engine);
 
-/// Finds and describes the faces in a packed RGB picture (3 bytes a pixel, `stride` bytes a
-/// row), upsampling it `upsample` times for small faces and keeping detections scoring at least
-/// `minimum_score`, best first. Writes at most `capacity` faces and returns how many were found
-/// (which may be more), or -1 with a message in `error`.
-int reel_face_engine_detect(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
-                            int upsample, double minimum_score, reel_face *faces, int capacity,
-                            char *error, size_t error_size);
+/// Finds the faces in a packed RGB picture (3 bytes a pixel, `stride` bytes a row) without
+/// describing them, upsampling it `upsample` times for small faces and keeping detections
+/// scoring at least `minimum_score`, best first. Writes at most `capacity` boxes (left, top,
+/// right, bottom, score: five floats each, pixels) and returns how many were found (which may
+/// be more), or -1 with a message in `error`.
+int reel_face_engine_find(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+                          int upsample, double minimum_score, float *boxes, int capacity,
+                          char *error, size_t error_size);
+
+/// Describes `count` faces of a packed RGB picture at `boxes` (five floats each, as
+/// `reel_face_engine_find` writes them) into `faces`; returns `count`, or -1 with a message.
+int reel_face_engine_describe(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+                              const float *boxes, int count, reel_face *faces, char *error, size_t error_size);
 
 /// dlib's HOG face detector alone (no model files): finds faces without describing them.
 typedef struct reel_face_finder reel_face_finder;
