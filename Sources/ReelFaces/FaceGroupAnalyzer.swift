@@ -64,7 +64,8 @@ public actor FaceGroupAnalyzer {
     // MARK: Adding
 
     /// Finds the faces of each photo and stores them, replacing what an earlier insert of the
-    /// same id stored. Results arrive as each photo finishes; a photo that cannot be read is
+    /// same id stored: a face that is the same as one stored before (same place in the photo,
+    /// or the nearest descriptor) keeps that face's entity id, so `update()` keeps its person's. Results arrive as each photo finishes; a photo that cannot be read is
     /// skipped and reported in a `FaceBatchError` thrown at the end. Cancelling the consuming
     /// task stops the work; photos already delivered stay stored.
     public func insertOrUpdateAssets(
@@ -99,10 +100,15 @@ public actor FaceGroupAnalyzer {
             if Task.isCancelled { break }
             do throws(ReelError) {
                 let flag = CancellationFlag()
-                let found = try await BlockingWork.run(flag: flag) { () throws(ReelError) in
+                var found = try await BlockingWork.run(flag: flag) { () throws(ReelError) in
                     try finder.faces(in: source, shouldCancel: { flag.isRaised })
                 }
                 if Task.isCancelled { break }
+                // Faces that were stored for this asset before keep their people's ids.
+                let previous = try store.allFaces(where: "WHERE asset_id = ?", [.text(source.id.rawValue)])
+                for (index, entity) in FaceGrouping.carriedEntities(new: found, old: previous).enumerated() {
+                    found[index].face.entityID = entity
+                }
                 try store.replace(assetID: source.id, kind: source.kind, path: source.url.path, faces: found)
                 changes += 1
                 continuation.yield((source.id, found.map(\.face)))
