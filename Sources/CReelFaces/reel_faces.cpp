@@ -303,6 +303,33 @@ extern "C" int reel_face_finder_find(reel_face_finder *finder, const uint8_t *gr
     return -1;
 }
 
+extern "C" int reel_face_finder_find_rgb(reel_face_finder *finder, const uint8_t *rgb, int width, int height, int stride,
+                                         int upsample, double minimum_score, float *boxes, int capacity,
+                                         char *error, size_t error_size) {
+    if (finder == nullptr || !valid_picture(rgb, width, height, stride, 3)) {
+        write_error(error, error_size, "invalid picture");
+        return -1;
+    }
+    try {
+        const auto found = find_faces(finder->detector, copy_picture(rgb, width, height, stride), upsample, minimum_score);
+        const size_t written = std::min(found.size(), static_cast<size_t>(std::max(capacity, 0)));
+        for (size_t index = 0; index < written; ++index) {
+            float *box = boxes + index * 5;
+            box[0] = static_cast<float>(found[index].rect.left());
+            box[1] = static_cast<float>(found[index].rect.top());
+            box[2] = static_cast<float>(found[index].rect.right() + 1);
+            box[3] = static_cast<float>(found[index].rect.bottom() + 1);
+            box[4] = static_cast<float>(found[index].detection_confidence);
+        }
+        return static_cast<int>(found.size());
+    } catch (const std::exception &failure) {
+        write_error(error, error_size, failure.what());
+    } catch (...) {
+        write_error(error, error_size, "unknown error while finding faces");
+    }
+    return -1;
+}
+
 struct reel_face_landmarker {
     dlib::shape_predictor model;
 };

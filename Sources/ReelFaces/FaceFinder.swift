@@ -1,6 +1,7 @@
 import Foundation
 import ReelMedia
 import ReelSupport
+import Synchronization
 
 /// A photo or video whose faces are to be found.
 enum FaceSource: Sendable {
@@ -48,20 +49,36 @@ struct FaceFinder: Sendable {
             let sampler = ShotSampler(interval: options.videoSampleInterval, maximumSide: options.detectionSize)
             var tracks = FaceTracks(redescribeAfter: options.videoRedescribeInterval)
             var found: [StoredFace] = []
+            // Pictures are searched a batch at a time, one detector per core; described in order.
+            let finders = (0..<max(min(ProcessInfo.processInfo.activeProcessorCount, 4), 1)).compactMap { _ in FacePresenceFinder() }
+            guard !finders.isEmpty else { throw .faceModelsMissing("dlib could not create its face detector") }
+            var batch: [(picture: RGBPicture, newShot: Bool)] = []
+            func flush() throws(ReelError) {
+                let boxes = try translatingFailures(source: url, output: url) { () throws(MediaFailure) in
+                    try findBoxes(in: batch.map(\.picture), finders: finders)
+                }
+                for (sample, faces) in zip(batch, boxes) {
+                    if sample.newShot { tracks.removeAll() }
+                    found += try describe(sample.picture, boxes: faces, assetID: id, firstOrdinal: found.count, source: url, tracks: &tracks)
+                }
+                batch.removeAll()
+            }
             // A detection failure inside a frame stops the decode; it is the one reported.
             var failure: ReelError?
             do throws(ReelError) {
                 try translatingFailures(source: url, output: url) { () throws(MediaFailure) in
                     try sampler.samples(of: info, shouldCancel: shouldCancel) { picture, newShot throws(MediaFailure) in
+                        batch.append((picture, newShot))
+                        guard batch.count >= finders.count * 2 else { return }
                         do throws(ReelError) {
-                            if newShot { tracks.removeAll() }
-                            found += try describe(picture, assetID: id, firstOrdinal: found.count, source: url, tracks: &tracks)
+                            try flush()
                         } catch {
                             failure = error
                             throw .cancelled
                         }
                     }
                 }
+                try flush()
             } catch {
                 throw failure ?? error
             }
@@ -69,33 +86,49 @@ struct FaceFinder: Sendable {
         }
     }
 
-    /// The faces of `picture`, described; with `tracks` (a video's faces earlier in the same
-    /// shot), a face that continues a recently described track keeps that track's descriptor
-    /// instead of being described again.
-    private func describe(_ picture: RGBPicture, assetID: MediaIntelligenceAssetID, firstOrdinal: Int,
+    /// The face boxes of each picture, searched side by side, one finder per thread.
+    private func findBoxes(in pictures: [RGBPicture], finders: [FacePresenceFinder]) throws(MediaFailure) -> [[FaceBox]] {
+        let lent = LentFinders(finders: finders)
+        let results = Mutex<[Int: Result<[FaceBox], MediaFailure>]>([:])
+        let upsample = options.upsample, minimumScore = options.minimumScore
+        DispatchQueue.concurrentPerform(iterations: min(lent.finders.count, pictures.count)) { worker in
+            for index in stride(from: worker, to: pictures.count, by: lent.finders.count) {
+                let result = Result { () throws(MediaFailure) in
+                    try lent.finders[worker].faces(in: pictures[index], upsample: upsample, minimumScore: minimumScore)
+                }
+                results.withLock { $0[index] = result }
+            }
+        }
+        let collected = results.withLock { $0 }
+        return try pictures.indices.map { index throws(MediaFailure) in try collected[index]?.get() ?? [] }
+    }
+
+    /// The faces at `boxes` of `picture`, described; with `tracks` (a video's faces earlier in
+    /// the same shot), a face that continues a recently described track keeps that track's
+    /// descriptor instead of being described again.
+    private func describe(_ picture: RGBPicture, boxes: [FaceBox], assetID: MediaIntelligenceAssetID, firstOrdinal: Int,
                           source: URL, tracks: inout FaceTracks) throws(ReelError) -> [StoredFace] {
         let width = Double(picture.width), height = Double(picture.height)
-        let detected = try engine.withEngine { engine throws(ReelError) in
-            try translatingFailures(source: source, output: source) { () throws(MediaFailure) -> [DetectedFace] in
-                let boxes = try engine.find(picture, upsample: options.upsample, minimumScore: options.minimumScore)
-                let normalized = boxes.map { Self.bounds($0.left, $0.top, $0.right, $0.bottom, width: width, height: height) }
-                let time = picture.time?.seconds ?? 0
-                let known = normalized.map { tracks.descriptor(continuing: $0, at: time) }
-                let fresh = try engine.describe(boxes.indices.filter { known[$0] == nil }.map { boxes[$0] }, in: picture)
-                var described = fresh.makeIterator()
-                return try boxes.indices.map { index throws(MediaFailure) -> DetectedFace in
-                    let box = boxes[index]
-                    if let descriptor = known[index] {
-                        tracks.extend(normalized[index], at: time)
-                        return DetectedFace(left: Double(box.left), top: Double(box.top), right: Double(box.right),
-                                            bottom: Double(box.bottom), score: Double(box.score), descriptor: descriptor)
-                    }
-                    guard let face = described.next() else {
-                        throw .failed(.decode, operation: "face description", message: "a face was not described", code: nil)
-                    }
-                    tracks.start(normalized[index], descriptor: face.descriptor, at: time)
-                    return face
-                }
+        let normalized = boxes.map { Self.bounds($0.left, $0.top, $0.right, $0.bottom, width: width, height: height) }
+        let time = picture.time?.seconds ?? 0
+        let known = normalized.map { tracks.descriptor(continuing: $0, at: time) }
+        let unknown = boxes.indices.filter { known[$0] == nil }.map { boxes[$0] }
+        let fresh = unknown.isEmpty ? [] : try engine.withEngine { engine throws(ReelError) in
+            try translatingFailures(source: source, output: source) { () throws(MediaFailure) in
+                try engine.describe(unknown, in: picture)
+            }
+        }
+        var described = fresh.makeIterator()
+        var detected: [DetectedFace] = []
+        for index in boxes.indices {
+            let box = boxes[index]
+            if let descriptor = known[index] {
+                tracks.extend(normalized[index], at: time)
+                detected.append(DetectedFace(left: Double(box.left), top: Double(box.top), right: Double(box.right),
+                                             bottom: Double(box.bottom), score: Double(box.score), descriptor: descriptor))
+            } else if let face = described.next() {
+                tracks.start(normalized[index], descriptor: face.descriptor, at: time)
+                detected.append(face)
             }
         }
         return stored(detected, of: picture, assetID: assetID, firstOrdinal: firstOrdinal)
@@ -129,6 +162,11 @@ struct FaceFinder: Sendable {
         let maxX = min(Double(right), width) / width, maxY = min(Double(bottom), height) / height
         return CGRect(x: minX, y: minY, width: max(maxX - minX, 0), height: max(maxY - minY, 0))
     }
+}
+
+/// Finders lent to the threads of one batch, each used by one thread only.
+private struct LentFinders: @unchecked Sendable {
+    let finders: [FacePresenceFinder]
 }
 
 /// The faces of a video shot seen so far, so that a face seen again where it was (its box

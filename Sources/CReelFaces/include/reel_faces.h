@@ -69,6 +69,12 @@ void reel_face_finder_free(reel_face_finder *finder);
 int reel_face_finder_find(reel_face_finder *finder, const uint8_t *gray, int width, int height, int stride,
                           double minimum_score, float *boxes, int capacity, char *error, size_t error_size);
 
+/// Finds faces in a packed RGB picture as `reel_face_engine_find` does, with the finder's own
+/// detector: one finder per thread lets several pictures be searched at once.
+int reel_face_finder_find_rgb(reel_face_finder *finder, const uint8_t *rgb, int width, int height, int stride,
+                              int upsample, double minimum_score, float *boxes, int capacity,
+                              char *error, size_t error_size);
+
 /// dlib's 68-point landmark model (`shape_predictor_68_face_landmarks.dat`), for how a face
 /// looks: eyes open or shut, a smile, turned to the camera or away. Safe to use from several
 /// threads at once.
