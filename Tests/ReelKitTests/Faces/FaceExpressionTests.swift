@@ -74,6 +74,10 @@ import Testing
     @Test func theKeyFrameOfRealFootageHasOpenEyes() async throws {
         let url = try FaceFixtures.footage("Megamind.avi")
         let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: url))
+        // The face samples carry how the faces look, and the segments with faces their mean.
+        let withFaces = analysis.faces.filter { $0.presence.count > 0 }
+        #expect(!withFaces.isEmpty && withFaces.allSatisfy { $0.presence.smile != nil && $0.presence.facesCamera != nil })
+        #expect(analysis.segments.filter { $0.features.faceShare > 0 }.allSatisfy { $0.features.faceExpression != nil })
         let info = try MediaInfo.probe(url, measuringBitRates: false)
         let finders = FaceFinderPool()
         let key = try #require(analysis.keyFrame) + MediaTime(seconds: info.startTime, timescale: 1_000_000)
@@ -83,5 +87,20 @@ import Testing
         }
         #expect(here >= FaceExpression.shutEye && here >= PosterEyes.shutShare * (nearby.max() ?? 0),
                 "key frame \(key.seconds) s: eyes \(here), nearby \(nearby)")
+    }
+
+    /// A smile or a face turned to the camera counts more in the face signal, only where the
+    /// landmarks were measured; unmeasured segments score as before.
+    @Test func smilesCountInTheFaceSignalOnlyWhereMeasured() {
+        var features = SegmentFeatures()
+        features.faceShare = 1
+        features.faceArea = 0.08
+        features.faceCentrality = 1
+        let unmeasured = FacePresenceSignal().score(features)
+        features.faceExpression = 0
+        let neutral = FacePresenceSignal().score(features)
+        features.faceExpression = 1
+        let smiling = FacePresenceSignal().score(features)
+        #expect(unmeasured == 1 && smiling == 1 && neutral == 0.75)
     }
 }
