@@ -14,6 +14,7 @@ declare -A MODELS=(
   [dlib_face_recognition_resnet_model_v1.dat]=55533b28a95800a551ba546ba62fe69625c7e95a7061c338adffead08719da30
   [shape_predictor_5_face_landmarks.dat]=c4b1e9804792707d3a405c2c16a80a20269e6675021f64a41d30fffafbc41888
   [mmod_human_face_detector.dat]=4cb19393e2fbaf2b1609a9319ad5386618c886a6234ec1b971f3e87c85d87fe6
+  [shape_predictor_68_face_landmarks.dat]=fbdc2cb80eb9aa7a758672cbfdda32ba6300efe9b6e6c7a299ff7e736b11b92f
 )
 
 intact() { [[ -f $DIR/$1 ]] && [[ $(sha256sum "$DIR/$1" | cut -d' ' -f1) == "${MODELS[$1]}" ]]; }

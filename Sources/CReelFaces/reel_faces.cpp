@@ -1,4 +1,5 @@
 #include "reel_faces.h"
+#include "shim_support.h"
 
 #include <dlib/dnn.h>
 #include <dlib/image_processing.h>
@@ -15,6 +16,9 @@
 #include <vector>
 
 namespace {
+
+using reel_faces::valid_picture;
+using reel_faces::write_error;
 
 // The layers of dlib_face_recognition_resnet_model_v1.dat, a 29-layer ResNet taking 150x150
 // face chips to 128 numbers. Deserializing checks this structure against the file.
@@ -86,11 +90,6 @@ const dlib::frontal_face_detector &detector_prototype() {
     return prototype;
 }
 
-void write_error(char *error, size_t size, const std::string &message) {
-    if (error == nullptr || size == 0) return;
-    std::strncpy(error, message.c_str(), size - 1);
-    error[size - 1] = '\0';
-}
 
 }  // namespace
 
@@ -122,67 +121,126 @@ extern "C" reel_face_engine *reel_face_engine_create(const char *landmarks_path,
 
 extern "C" void reel_face_engine_free(reel_face_engine *engine) { delete engine; }
 
-extern "C" int reel_face_engine_detect(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
-                                       int upsample, double minimum_score, reel_face *faces, int capacity,
-                                       char *error, size_t error_size) {
-    if (engine == nullptr || rgb == nullptr || width <= 0 || height <= 0 || stride < width * 3) {
+namespace {
+
+dlib::matrix<dlib::rgb_pixel> copy_picture(const uint8_t *rgb, int width, int height, int stride) {
+    dlib::matrix<dlib::rgb_pixel> picture(height, width);
+    for (int row = 0; row < height; ++row) {
+        std::memcpy(&picture(row, 0), rgb + static_cast<size_t>(row) * stride, static_cast<size_t>(width) * 3);
+    }
+    return picture;
+}
+
+
+// The faces of `picture` scoring at least `minimum_score`, best first, in its pixels.
+std::vector<dlib::rect_detection> find_faces(dlib::frontal_face_detector &detector,
+                                             const dlib::matrix<dlib::rgb_pixel> &picture, int upsample,
+                                             double minimum_score) {
+    // The detector finds faces of about 80 pixels and up; each doubling finds half that.
+    dlib::matrix<dlib::rgb_pixel> searched = picture;
+    dlib::pyramid_down<2> pyramid;
+    const unsigned levels = static_cast<unsigned>(std::max(upsample, 0));
+    for (unsigned level = 0; level < levels; ++level) dlib::pyramid_up(searched, pyramid);
+    std::vector<dlib::rect_detection> detections;
+    detector(searched, detections, 0.0);
+    std::sort(detections.begin(), detections.end(), [](const dlib::rect_detection &a, const dlib::rect_detection &b) {
+        return a.detection_confidence > b.detection_confidence;
+    });
+    std::vector<dlib::rect_detection> kept;
+    for (auto detection : detections) {
+        if (detection.detection_confidence < minimum_score) continue;
+        if (levels > 0) detection.rect = pyramid.rect_down(detection.rect, levels);
+        kept.push_back(detection);
+    }
+    return kept;
+}
+
+// Landmarks, chips and descriptors for `boxes` of `picture`, written into `faces`.
+void describe_faces(reel_face_engine &engine, const dlib::matrix<dlib::rgb_pixel> &picture,
+                    const std::vector<dlib::rect_detection> &boxes, reel_face *faces);
+
+}  // namespace
+
+extern "C" int reel_face_engine_find(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+                                     int upsample, double minimum_score, float *boxes, int capacity,
+                                     char *error, size_t error_size) {
+    if (engine == nullptr || !valid_picture(rgb, width, height, stride, 3)) {
         write_error(error, error_size, "invalid picture");
         return -1;
     }
     try {
-        dlib::matrix<dlib::rgb_pixel> picture(height, width);
-        for (int row = 0; row < height; ++row) {
-            std::memcpy(&picture(row, 0), rgb + static_cast<size_t>(row) * stride, static_cast<size_t>(width) * 3);
-        }
-        // The detector finds faces of about 80 pixels and up; each doubling finds half that.
-        dlib::matrix<dlib::rgb_pixel> searched = picture;
-        dlib::pyramid_down<2> pyramid;
-        const unsigned levels = static_cast<unsigned>(std::max(upsample, 0));
-        for (unsigned level = 0; level < levels; ++level) dlib::pyramid_up(searched, pyramid);
-        std::vector<dlib::rect_detection> detections;
-        engine->detector(searched, detections, 0.0);
-        std::sort(detections.begin(), detections.end(),
-                  [](const dlib::rect_detection &a, const dlib::rect_detection &b) {
-                      return a.detection_confidence > b.detection_confidence;
-                  });
-        std::vector<dlib::rectangle> boxes;
-        std::vector<double> scores;
-        for (const auto &detection : detections) {
-            if (detection.detection_confidence < minimum_score) continue;
-            dlib::rectangle box = detection.rect;
-            if (levels > 0) box = pyramid.rect_down(detection.rect, levels);
-            boxes.push_back(box);
-            scores.push_back(detection.detection_confidence);
-        }
-        std::vector<dlib::matrix<dlib::rgb_pixel>> chips;
-        const size_t written = std::min(boxes.size(), static_cast<size_t>(std::max(capacity, 0)));
+        const auto found = find_faces(engine->detector, copy_picture(rgb, width, height, stride), upsample, minimum_score);
+        const size_t written = std::min(found.size(), static_cast<size_t>(std::max(capacity, 0)));
         for (size_t index = 0; index < written; ++index) {
-            const auto shape = engine->landmarks(picture, boxes[index]);
-            dlib::matrix<dlib::rgb_pixel> chip;
-            dlib::extract_image_chip(picture, dlib::get_face_chip_details(shape, 150, 0.25), chip);
-            chips.push_back(std::move(chip));
+            float *box = boxes + index * 5;
+            box[0] = static_cast<float>(found[index].rect.left());
+            box[1] = static_cast<float>(found[index].rect.top());
+            box[2] = static_cast<float>(found[index].rect.right() + 1);
+            box[3] = static_cast<float>(found[index].rect.bottom() + 1);
+            box[4] = static_cast<float>(found[index].detection_confidence);
         }
-        std::vector<dlib::matrix<float, 0, 1>> descriptors;
-        if (!chips.empty()) descriptors = engine->network(chips);
-        for (size_t index = 0; index < written; ++index) {
-            reel_face &face = faces[index];
-            face.left = static_cast<float>(boxes[index].left());
-            face.top = static_cast<float>(boxes[index].top());
-            face.right = static_cast<float>(boxes[index].right() + 1);
-            face.bottom = static_cast<float>(boxes[index].bottom() + 1);
-            face.score = static_cast<float>(scores[index]);
-            for (long value = 0; value < REEL_FACE_DESCRIPTOR_LENGTH; ++value) {
-                face.descriptor[value] = descriptors[index](value);
-            }
-        }
-        return static_cast<int>(boxes.size());
+        return static_cast<int>(found.size());
     } catch (const std::exception &failure) {
         write_error(error, error_size, failure.what());
     } catch (...) {
-        write_error(error, error_size, "unknown error while detecting faces");
+        write_error(error, error_size, "unknown error while finding faces");
     }
     return -1;
 }
+
+extern "C" int reel_face_engine_describe(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+                                         const float *boxes, int count, reel_face *faces, char *error, size_t error_size) {
+    if (engine == nullptr || !valid_picture(rgb, width, height, stride, 3) || count < 0 || (count > 0 && boxes == nullptr)) {
+        write_error(error, error_size, "invalid picture");
+        return -1;
+    }
+    try {
+        std::vector<dlib::rect_detection> detections;
+        for (int index = 0; index < count; ++index) {
+            const float *box = boxes + static_cast<size_t>(index) * 5;
+            dlib::rect_detection detection;
+            detection.rect = dlib::rectangle(static_cast<long>(box[0]), static_cast<long>(box[1]),
+                                             static_cast<long>(box[2]) - 1, static_cast<long>(box[3]) - 1);
+            detection.detection_confidence = box[4];
+            detections.push_back(detection);
+        }
+        describe_faces(*engine, copy_picture(rgb, width, height, stride), detections, faces);
+        return count;
+    } catch (const std::exception &failure) {
+        write_error(error, error_size, failure.what());
+    } catch (...) {
+        write_error(error, error_size, "unknown error while describing faces");
+    }
+    return -1;
+}
+
+namespace {
+
+void describe_faces(reel_face_engine &engine, const dlib::matrix<dlib::rgb_pixel> &picture,
+                    const std::vector<dlib::rect_detection> &boxes, reel_face *faces) {
+    std::vector<dlib::matrix<dlib::rgb_pixel>> chips;
+    for (const auto &box : boxes) {
+        const auto shape = engine.landmarks(picture, box.rect);
+        dlib::matrix<dlib::rgb_pixel> chip;
+        dlib::extract_image_chip(picture, dlib::get_face_chip_details(shape, 150, 0.25), chip);
+        chips.push_back(std::move(chip));
+    }
+    std::vector<dlib::matrix<float, 0, 1>> descriptors;
+    if (!chips.empty()) descriptors = engine.network(chips);
+    for (size_t index = 0; index < boxes.size(); ++index) {
+        reel_face &face = faces[index];
+        face.left = static_cast<float>(boxes[index].rect.left());
+        face.top = static_cast<float>(boxes[index].rect.top());
+        face.right = static_cast<float>(boxes[index].rect.right() + 1);
+        face.bottom = static_cast<float>(boxes[index].rect.bottom() + 1);
+        face.score = static_cast<float>(boxes[index].detection_confidence);
+        for (long value = 0; value < REEL_FACE_DESCRIPTOR_LENGTH; ++value) {
+            face.descriptor[value] = descriptors[index](value);
+        }
+    }
+}
+
+}  // namespace
 
 struct reel_face_finder {
     dlib::frontal_face_detector detector = detector_prototype();
@@ -232,6 +290,33 @@ extern "C" int reel_face_finder_find(reel_face_finder *finder, const uint8_t *gr
             ++found;
         }
         return found;
+    } catch (const std::exception &failure) {
+        write_error(error, error_size, failure.what());
+    } catch (...) {
+        write_error(error, error_size, "unknown error while finding faces");
+    }
+    return -1;
+}
+
+extern "C" int reel_face_finder_find_rgb(reel_face_finder *finder, const uint8_t *rgb, int width, int height, int stride,
+                                         int upsample, double minimum_score, float *boxes, int capacity,
+                                         char *error, size_t error_size) {
+    if (finder == nullptr || !valid_picture(rgb, width, height, stride, 3)) {
+        write_error(error, error_size, "invalid picture");
+        return -1;
+    }
+    try {
+        const auto found = find_faces(finder->detector, copy_picture(rgb, width, height, stride), upsample, minimum_score);
+        const size_t written = std::min(found.size(), static_cast<size_t>(std::max(capacity, 0)));
+        for (size_t index = 0; index < written; ++index) {
+            float *box = boxes + index * 5;
+            box[0] = static_cast<float>(found[index].rect.left());
+            box[1] = static_cast<float>(found[index].rect.top());
+            box[2] = static_cast<float>(found[index].rect.right() + 1);
+            box[3] = static_cast<float>(found[index].rect.bottom() + 1);
+            box[4] = static_cast<float>(found[index].detection_confidence);
+        }
+        return static_cast<int>(found.size());
     } catch (const std::exception &failure) {
         write_error(error, error_size, failure.what());
     } catch (...) {

@@ -87,10 +87,17 @@ struct AnalysisRun {
         let posterScores = KeyFrameSelector.scores(frames: frames, signatures: signatures, boundaries: boundaries, segments: scoredSegments)
         // Captions are too small to see in the analysis pictures: the best candidates are
         // decoded again, larger, and looked at.
-        let keyFrame = KeyFrameSelector.best(of: posterScores, in: frames) { time in
+        let chosen = KeyFrameSelector.best(of: posterScores, in: frames) { time in
             guard !shouldCancel(), let picture = try? PictureReader.frame(
                 of: source, at: time.seconds - source.startTime, maximumSide: 640) else { return false }
             return CaptionFinder.hasCaption(picture)
+        }
+        // A blink caught on the poster moves it to the nearest candidate with open eyes.
+        let keyFrame = chosen.map { chosen in
+            guard let faces = options.faces else { return chosen }
+            return PosterEyes.opened(chosen, candidates: posterScores.map { frames[$0.index].time }, boundaries: boundaries.map(\.time)) { time in
+                shouldCancel() ? nil : PosterEyes.openness(at: time, in: source, finders: finders, minimumScore: faces.minimumScore)
+            }
         }
         var segments = scoredSegments
         var segmentIndex = 0

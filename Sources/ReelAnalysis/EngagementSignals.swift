@@ -26,6 +26,10 @@ public struct SegmentFeatures: Sendable, Equatable, Codable {
     public var faceArea: Double = 0
     /// Mean centrality (0...1) of the largest face, over the samples that show one.
     public var faceCentrality: Double = 0
+    /// How the largest face engages, 0...1, over the samples where its landmarks were measured:
+    /// its smile, or 0.5 for a face turned to the camera, whichever is more. Nil where no face
+    /// was measured (no face, or no 68-point landmark model).
+    public var faceExpression: Double?
     /// Mean of how clearly something stands out from the background (0 for empty scenery).
     public var subject: Double = 0
     /// Share of samples that look like text on a plain background (titles, credits).
@@ -143,13 +147,16 @@ public struct SpeechSignal: EngagementSignal {
 }
 
 /// People on screen: a large, central face scores 1 (a face filling a twentieth of the picture
-/// and more). Faces are looked for every 2 s, so short segments may have no face sample.
+/// and more); where the 68-point landmark model measured the faces, a face neither smiling nor
+/// turned to the camera counts three quarters. Faces are looked for every 2 s, so short segments may have no face sample.
 public struct FacePresenceSignal: EngagementSignal {
     /// Creates the signal.
     public init() {}
     public var name: String { "faces" }
     public func score(_ features: SegmentFeatures) -> Double {
-        features.faceShare * min(features.faceArea / 0.05, 1) * (0.6 + 0.4 * features.faceCentrality)
+        // Smiles and faces turned to the camera engage more: a modest cue, only where measured.
+        let expression = features.faceExpression.map { 0.75 + 0.25 * $0 } ?? 1
+        return features.faceShare * min(features.faceArea / 0.05, 1) * (0.6 + 0.4 * features.faceCentrality) * expression
     }
 }
 

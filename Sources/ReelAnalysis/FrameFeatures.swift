@@ -40,6 +40,11 @@ public struct FrameFeatures: Sendable, Equatable {
 public struct FacePresence: Sendable, Equatable, Codable {
     /// The faces' boxes, normalized to the upright picture (origin top left), largest first.
     public var boxes: [CGRect]
+    /// How much the largest face smiles, 0...1, from dlib's 68 landmarks; nil where the 68-point
+    /// model is missing (see `FaceModels`) or its landmarks could not be placed.
+    public var smile: Double?
+    /// Whether the largest face is turned to the camera; nil as for `smile`.
+    public var facesCamera: Bool?
 
     /// Creates a presence from normalized boxes.
     public init(boxes: [CGRect]) {

@@ -36,7 +36,18 @@ final class SampledFrameCollector: AnalysisPictureSink {
                 let found = finders.withFinder { finder in
                     finder.faces(inGray: gray.luma, width: gray.width, height: gray.height, minimumScore: minimumFaceScore)
                 } ?? []
-                features.faces = FacePresence(boxes: found.map(\.box))
+                var presence = FacePresence(boxes: found.map(\.box))
+                // How the largest face looks (smiling, turned to the camera), where the 68-point
+                // model is available: loaded once a face is found.
+                if let largest = presence.boxes.first, let landmarker = FaceLandmarker.shared() {
+                    let pixels = CGRect(x: largest.minX * Double(gray.width), y: largest.minY * Double(gray.height),
+                                        width: largest.width * Double(gray.width), height: largest.height * Double(gray.height))
+                    if let expression = landmarker.expression(inGray: gray.luma, width: gray.width, height: gray.height, box: pixels) {
+                        presence.smile = expression.smile
+                        presence.facesCamera = expression.facesCamera
+                    }
+                }
+                features.faces = presence
                 // The larger picture shows lines of text the shrunk one blurs away (credits).
                 features.textLikeness = max(features.textLikeness, PictureContent.textLines(gray))
                 features.textChecked = true

@@ -58,6 +58,10 @@ enum SegmentAggregator {
             faceArea: mean(searched.map(\.largestArea)),
             faceCentrality: mean(withFaces.map(\.centrality)))
         features.subject = mean(inside.map(\.subject))
+        let measured = withFaces.filter { $0.smile != nil }
+        if !measured.isEmpty {
+            features.faceExpression = mean(measured.map { max($0.smile ?? 0, $0.facesCamera == true ? 0.5 : 0) })
+        }
         // Text is seen best on the larger pictures of the face pass, where there are some.
         let checked = inside.filter(\.textChecked)
         features.textShare = max(

@@ -39,7 +39,8 @@ public struct Face: Sendable, Hashable, Identifiable, Codable {
     public var assetID: MediaIntelligenceAssetID
     /// The face's box, normalized to 0...1 of the upright picture (origin top left).
     public var bounds: CGRect
-    /// The person group it belongs to, once `FaceGroupAnalyzer.update()` has grouped it.
+    /// The person group it belongs to, once `FaceGroupAnalyzer.update()` has grouped it. A face
+    /// of an asset inserted again carries the entity of the face it replaced until then.
     public var entityID: FaceEntityID?
     /// The detector's confidence (higher is surer; faces below the analyzer's minimum are dropped).
     public var score: Double

@@ -36,29 +36,70 @@ final class FaceEngine {
 
     /// The faces in `picture` scoring at least `minimumScore`, best first (at most 64).
     func detect(_ picture: RGBPicture, upsample: Int, minimumScore: Double) throws(MediaFailure) -> [DetectedFace] {
+        try describe(try find(picture, upsample: upsample, minimumScore: minimumScore), in: picture)
+    }
+
+    /// Where the faces of `picture` scoring at least `minimumScore` are, best first (at most
+    /// 64), without describing them: the detector alone.
+    func find(_ picture: RGBPicture, upsample: Int, minimumScore: Double) throws(MediaFailure) -> [FaceBox] {
         let capacity = 64
-        var faces = [reel_face](repeating: reel_face(), count: capacity)
+        var boxes = [Float](repeating: 0, count: capacity * 5)
         var message = [CChar](repeating: 0, count: 512)
         let found = picture.pixels.withUnsafeBufferPointer { pixels in
-            faces.withUnsafeMutableBufferPointer { output in
+            boxes.withUnsafeMutableBufferPointer { output in
                 message.withUnsafeMutableBufferPointer { error in
-                    reel_face_engine_detect(
+                    reel_face_engine_find(
                         engine, pixels.baseAddress, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3),
                         Int32(upsample), minimumScore, output.baseAddress, Int32(capacity), error.baseAddress, error.count)
                 }
             }
         }
-        guard found >= 0 else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw .failed(.decode, operation: "face detection", message: text, code: nil)
+        guard found >= 0 else { throw Self.failure("face detection", message) }
+        return (0..<min(Int(found), capacity)).map { index in
+            FaceBox(left: boxes[index * 5], top: boxes[index * 5 + 1], right: boxes[index * 5 + 2],
+                    bottom: boxes[index * 5 + 3], score: boxes[index * 5 + 4])
         }
-        return faces.prefix(min(Int(found), capacity)).map { face in
+    }
+
+    /// The faces at `boxes` of `picture`, described (landmarks and descriptor).
+    func describe(_ boxes: [FaceBox], in picture: RGBPicture) throws(MediaFailure) -> [DetectedFace] {
+        guard !boxes.isEmpty else { return [] }
+        let flat = boxes.flatMap { [$0.left, $0.top, $0.right, $0.bottom, $0.score] }
+        var faces = [reel_face](repeating: reel_face(), count: boxes.count)
+        var message = [CChar](repeating: 0, count: 512)
+        let described = picture.pixels.withUnsafeBufferPointer { pixels in
+            flat.withUnsafeBufferPointer { input in
+                faces.withUnsafeMutableBufferPointer { output in
+                    message.withUnsafeMutableBufferPointer { error in
+                        reel_face_engine_describe(
+                            engine, pixels.baseAddress, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3),
+                            input.baseAddress, Int32(boxes.count), output.baseAddress, error.baseAddress, error.count)
+                    }
+                }
+            }
+        }
+        guard described >= 0 else { throw Self.failure("face description", message) }
+        return faces.map { face in
             var copy = face
             let descriptor = withUnsafeBytes(of: &copy.descriptor) { Array($0.bindMemory(to: Float.self)) }
             return DetectedFace(left: Double(face.left), top: Double(face.top), right: Double(face.right),
                                 bottom: Double(face.bottom), score: Double(face.score), descriptor: descriptor)
         }
     }
+
+    private static func failure(_ operation: String, _ message: [CChar]) -> MediaFailure {
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return .failed(.decode, operation: operation, message: text, code: nil)
+    }
+}
+
+/// A face's box as the detector found it, in pixels of the picture, with its score.
+struct FaceBox: Sendable, Equatable {
+    var left: Float
+    var top: Float
+    var right: Float
+    var bottom: Float
+    var score: Float
 }
 
 /// One engine shared by the work of an analyzer, loaded on first use and used by one thread at

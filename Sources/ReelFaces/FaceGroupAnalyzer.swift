@@ -21,8 +21,13 @@ public actor FaceGroupAnalyzer {
         /// Detections scoring below this are dropped (false detections score about 0.0-0.15,
         /// faces 0.3 and up).
         public var minimumScore = 0.25
-        /// Videos: seconds between sampled keyframes.
-        public var videoSampleInterval = 2.0
+        /// Videos: most seconds between two sampled pictures of one shot (a picture is also
+        /// sampled just after each cut), so a face on screen this long is seen.
+        public var videoSampleInterval = 0.75
+        /// Videos: a face seen again where it was in the same shot keeps its descriptor, without
+        /// describing it again, for this many seconds (the detector still finds it in every
+        /// sample, so its times are all kept).
+        public var videoRedescribeInterval = 3.0
 
         /// The defaults.
         public init() {}
@@ -59,7 +64,8 @@ public actor FaceGroupAnalyzer {
     // MARK: Adding
 
     /// Finds the faces of each photo and stores them, replacing what an earlier insert of the
-    /// same id stored. Results arrive as each photo finishes; a photo that cannot be read is
+    /// same id stored: a face that is the same as one stored before (same place in the photo,
+    /// or the nearest descriptor) keeps that face's entity id, so `update()` keeps its person's. Results arrive as each photo finishes; a photo that cannot be read is
     /// skipped and reported in a `FaceBatchError` thrown at the end. Cancelling the consuming
     /// task stops the work; photos already delivered stay stored.
     public func insertOrUpdateAssets(
@@ -68,8 +74,9 @@ public actor FaceGroupAnalyzer {
         try start(assets.map { .image($0.id, $0.kind.url) })
     }
 
-    /// Samples each video's keyframes (about one every `videoSampleInterval` seconds), finds and
-    /// stores their faces with the times they were seen, as for photos.
+    /// Decodes each video through its shots, sampling a picture just after each cut and at
+    /// least every `videoSampleInterval` seconds, and finds and stores their faces with the
+    /// times they were seen, as for photos.
     public func insertOrUpdateAssets(
         _ assets: [MediaIntelligenceVideoAsset]
     ) async throws(ReelError) -> AsyncThrowingStream<(MediaIntelligenceAssetID, [Face]), any Error> {
@@ -93,10 +100,15 @@ public actor FaceGroupAnalyzer {
             if Task.isCancelled { break }
             do throws(ReelError) {
                 let flag = CancellationFlag()
-                let found = try await BlockingWork.run(flag: flag) { () throws(ReelError) in
+                var found = try await BlockingWork.run(flag: flag) { () throws(ReelError) in
                     try finder.faces(in: source, shouldCancel: { flag.isRaised })
                 }
                 if Task.isCancelled { break }
+                // Faces that were stored for this asset before keep their people's ids.
+                let previous = try store.allFaces(where: "WHERE asset_id = ?", [.text(source.id.rawValue)])
+                for (index, entity) in FaceGrouping.carriedEntities(new: found, old: previous).enumerated() {
+                    found[index].face.entityID = entity
+                }
                 try store.replace(assetID: source.id, kind: source.kind, path: source.url.path, faces: found)
                 changes += 1
                 continuation.yield((source.id, found.map(\.face)))

@@ -73,4 +73,28 @@ enum FaceGrouping {
         }
         return groups.indices.map { assigned[$0] ?? newID() }
     }
+
+    /// The entity each of `new` faces carries over from `old` (the faces an earlier insert of the
+    /// same asset stored), so that adding a photo or video again keeps its people's ids: the
+    /// old face seen at the same time (within `sameTime` seconds, or both photos) whose box
+    /// overlaps most (at least half of their union), else the old face with the nearest
+    /// descriptor within `linkDistance`; nil when none is, or it had no entity.
+    static func carriedEntities(new: [StoredFace], old: [StoredFace], sameTime: Double = 0.25) -> [FaceEntityID?] {
+        let known = old.filter { $0.face.entityID != nil }
+        return new.map { candidate in
+            let atSameTime = known.filter { previous in
+                switch (previous.face.time, candidate.face.time) {
+                case (nil, nil): return true
+                case let (before?, now?): return abs(before.seconds - now.seconds) <= sameTime
+                default: return false
+                }
+            }
+            let overlapping = atSameTime.map { ($0, FaceTracks.overlap($0.face.bounds, candidate.face.bounds)) }
+                .filter { $0.1 >= 0.5 }.max { $0.1 < $1.1 }
+            if let overlapping { return overlapping.0.face.entityID }
+            let nearest = known.map { ($0, distance($0.descriptor, candidate.descriptor)) }.min { $0.1 < $1.1 }
+            guard let nearest, nearest.1 < linkDistance else { return nil }
+            return nearest.0.face.entityID
+        }
+    }
 }

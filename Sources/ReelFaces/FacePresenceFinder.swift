@@ -1,5 +1,7 @@
 import CReelFaces
 import Foundation
+import ReelMedia
+import ReelSupport
 
 /// Where the faces of one picture are, cheaply: dlib's HOG detector alone (no models, no
 /// descriptors), for the video analyzer's face presence. Not thread-safe: one per worker.
@@ -36,6 +38,31 @@ package final class FacePresenceFinder {
             let left = max(Double(box[0]), 0) / Double(width), top = max(Double(box[1]), 0) / Double(height)
             let right = min(Double(box[2]), Double(width)) / Double(width), bottom = min(Double(box[3]), Double(height)) / Double(height)
             return (CGRect(x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0)), Double(box[4]))
+        }
+    }
+
+    /// The faces of a packed RGB picture, as `FaceEngine.find` finds them (enlarged `upsample`
+    /// times), best first, in pixels.
+    func faces(in picture: RGBPicture, upsample: Int, minimumScore: Double) throws(MediaFailure) -> [FaceBox] {
+        let capacity = 64
+        var boxes = [Float](repeating: 0, count: capacity * 5)
+        var message = [CChar](repeating: 0, count: 512)
+        let found = picture.pixels.withUnsafeBufferPointer { pixels in
+            boxes.withUnsafeMutableBufferPointer { output in
+                message.withUnsafeMutableBufferPointer { error in
+                    reel_face_finder_find_rgb(
+                        finder, pixels.baseAddress, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3),
+                        Int32(upsample), minimumScore, output.baseAddress, Int32(capacity), error.baseAddress, error.count)
+                }
+            }
+        }
+        guard found >= 0 else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .failed(.decode, operation: "face detection", message: text, code: nil)
+        }
+        return (0..<min(Int(found), capacity)).map { index in
+            FaceBox(left: boxes[index * 5], top: boxes[index * 5 + 1], right: boxes[index * 5 + 2],
+                    bottom: boxes[index * 5 + 3], score: boxes[index * 5 + 4])
         }
     }
 }

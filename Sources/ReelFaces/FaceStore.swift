@@ -74,8 +74,8 @@ final class FaceStore {
 
     // MARK: Writing
 
-    /// Replaces whatever was stored for `assetID` with `faces` (inserting the asset if new) and
-    /// marks the groups stale, in one transaction.
+    /// Replaces whatever was stored for `assetID` with `faces` (inserting the asset if new, and
+    /// keeping the entity ids the faces carry) and marks the groups stale, in one transaction.
     func replace(assetID: MediaIntelligenceAssetID, kind: String, path: String, faces: [StoredFace]) throws(ReelError) {
         try database.transaction { () throws(ReelError) in
             try database.query("DELETE FROM faces WHERE asset_id = ?", [.text(assetID.rawValue)])
@@ -88,13 +88,13 @@ final class FaceStore {
                 let bytes = stored.descriptor.withUnsafeBytes { Array($0) }
                 try database.query("""
                     INSERT INTO faces (id, asset_id, ordinal, x, y, width, height, score, time_value, time_scale, descriptor, entity_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [
                         .text(face.id.rawValue), .text(assetID.rawValue), .integer(Int64(stored.ordinal)),
                         .real(face.bounds.minX), .real(face.bounds.minY), .real(face.bounds.width), .real(face.bounds.height),
                         .real(face.score),
                         face.time.map { .integer($0.value) } ?? .null, face.time.map { .integer(Int64($0.timescale)) } ?? .null,
-                        .blob(bytes),
+                        .blob(bytes), face.entityID.map { .text($0.rawValue) } ?? .null,
                     ])
             }
             try setState(.stale)

@@ -40,13 +40,19 @@ reel_face_engine *reel_face_engine_create(const char *landmarks_path, const char
 /// Frees an engine (NULL is ignored).
 void reel_face_engine_free(reel_face_engine *engine);
 
-/// Finds and describes the faces in a packed RGB picture (3 bytes a pixel, `stride` bytes a
-/// row), upsampling it `upsample` times for small faces and keeping detections scoring at least
-/// `minimum_score`, best first. Writes at most `capacity` faces and returns how many were found
-/// (which may be more), or -1 with a message in `error`.
-int reel_face_engine_detect(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
-                            int upsample, double minimum_score, reel_face *faces, int capacity,
-                            char *error, size_t error_size);
+/// Finds the faces in a packed RGB picture (3 bytes a pixel, `stride` bytes a row) without
+/// describing them, upsampling it `upsample` times for small faces and keeping detections
+/// scoring at least `minimum_score`, best first. Writes at most `capacity` boxes (left, top,
+/// right, bottom, score: five floats each, pixels) and returns how many were found (which may
+/// be more), or -1 with a message in `error`.
+int reel_face_engine_find(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+                          int upsample, double minimum_score, float *boxes, int capacity,
+                          char *error, size_t error_size);
+
+/// Describes `count` faces of a packed RGB picture at `boxes` (five floats each, as
+/// `reel_face_engine_find` writes them) into `faces`; returns `count`, or -1 with a message.
+int reel_face_engine_describe(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+                              const float *boxes, int count, reel_face *faces, char *error, size_t error_size);
 
 /// dlib's HOG face detector alone (no model files): finds faces without describing them.
 typedef struct reel_face_finder reel_face_finder;
@@ -62,6 +68,49 @@ void reel_face_finder_free(reel_face_finder *finder);
 /// floats each, pixels) and returns how many were found, or -1 with a message in `error`.
 int reel_face_finder_find(reel_face_finder *finder, const uint8_t *gray, int width, int height, int stride,
                           double minimum_score, float *boxes, int capacity, char *error, size_t error_size);
+
+/// Finds faces in a packed RGB picture as `reel_face_engine_find` does, with the finder's own
+/// detector: one finder per thread lets several pictures be searched at once.
+int reel_face_finder_find_rgb(reel_face_finder *finder, const uint8_t *rgb, int width, int height, int stride,
+                              int upsample, double minimum_score, float *boxes, int capacity,
+                              char *error, size_t error_size);
+
+/// dlib's 68-point landmark model (`shape_predictor_68_face_landmarks.dat`), for how a face
+/// looks: eyes open or shut, a smile, turned to the camera or away. Safe to use from several
+/// threads at once.
+typedef struct reel_face_landmarker reel_face_landmarker;
+
+/// What the 68 points of one face say. Distances are divided by the distance between the eyes'
+/// centres, and measured along the line through them and across it, so a tilted head reads
+/// as an upright one.
+typedef struct reel_face_expression {
+    /// Each eye's aspect ratio (Soukupova and Cech's EAR: the eyelids' two gaps over the eye's
+    /// width): about 0.25-0.35 open, under about 0.15 shut. Left and right as seen in the picture.
+    float left_eye_openness, right_eye_openness;
+    /// The mouth's width, corner to corner, over the eye distance (about 0.8-0.9 at rest, wider
+    /// in a smile).
+    float mouth_width;
+    /// How far the mouth's corners sit above the middle of the lips (upper and lower lips'
+    /// centres), over the eye distance: above 0 when the corners are raised.
+    float corner_lift;
+    /// 1 when the nose tip lies midway between the jaw's sides (a face turned to the camera),
+    /// towards 0 as the head turns away.
+    float frontalness;
+    /// The 68 points, x then y, in pixels of the picture.
+    float points[136];
+} reel_face_expression;
+
+/// Loads the 68-point model; NULL with a message in `error` when it cannot be read.
+reel_face_landmarker *reel_face_landmarker_create(const char *path, char *error, size_t error_size);
+
+/// Frees a landmarker (NULL is ignored).
+void reel_face_landmarker_free(reel_face_landmarker *landmarker);
+
+/// Places the 68 points on the face in `box` (left, top, right, bottom, pixels) of an 8-bit gray
+/// picture and measures them into `expression`; 0, or -1 with a message in `error`.
+int reel_face_landmarker_measure(const reel_face_landmarker *landmarker, const uint8_t *gray, int width, int height,
+                                 int stride, const float *box, reel_face_expression *expression,
+                                 char *error, size_t error_size);
 
 #ifdef __cplusplus
 }

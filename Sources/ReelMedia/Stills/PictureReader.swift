@@ -27,8 +27,9 @@ package struct RGBPicture: Sendable {
     }
 }
 
-/// Reads pictures for face detection: a photo's one picture, or a video's keyframes, upright
-/// (display rotation applied) and scaled so the longer side is at most `maximumSide`.
+/// Reads pictures for face detection and closer looks: a photo's one picture, or a video's
+/// frame at a time, upright (display rotation applied) and scaled so the longer side is at most
+/// `maximumSide`. `ShotSampler` samples a video's pictures through its shots.
 package enum PictureReader {
     /// The picture of an image file (JPEG, PNG, ...; the first frame of anything FFmpeg opens).
     package static func image(at url: URL, maximumSide: Int) throws(MediaFailure) -> RGBPicture {
@@ -58,35 +59,10 @@ package enum PictureReader {
         let converter = PictureConverter(rotation: source.primaryVideo?.video?.rotation ?? 0, maximumSide: maximumSide)
         return try converter.convert(frame, timeBase: decoder.timeBase, time: time - MediaTime(seconds: start, timescale: 1_000_000))
     }
-
-    /// The video's keyframes, at most one per `interval` seconds (the first of each slot), in
-    /// time order. Only keyframes are decoded, which is cheap, and encoders put one at every
-    /// scene cut, so every shot tends to be seen.
-    package static func keyframes(
-        of source: MediaInfo, every interval: Double, maximumSide: Int, shouldCancel: () -> Bool,
-        _ body: (RGBPicture) throws(MediaFailure) -> Void
-    ) throws(MediaFailure) {
-        guard let index = source.primaryVideoStreamIndex else { throw .noVideoStream }
-        let input = try InputFile.reopen(source, keeping: [index])
-        let decoder = try Decoder(input: input, streamIndex: index)
-        decoder.setSkipFrames(AVDISCARD_NONKEY)
-        let rotation = source.primaryVideo?.video?.rotation ?? 0
-        let converter = PictureConverter(rotation: rotation, maximumSide: maximumSide)
-        let start = source.startTime
-        var lastSlot: Int?
-        try decoder.forEachFrame(in: input, shouldCancel: shouldCancel) { frame throws(MediaFailure) in
-            guard let time = decoder.time(of: frame) else { return true }
-            let slot = Int(((time.seconds - start) / max(interval, 0.001)).rounded(.down))
-            guard slot != lastSlot else { return true }
-            lastSlot = slot
-            try body(try converter.convert(frame, timeBase: decoder.timeBase, time: time - MediaTime(seconds: start, timescale: 1_000_000)))
-            return true
-        }
-    }
 }
 
 /// Turns decoded frames into upright, scaled packed RGB with one filter graph per geometry.
-private final class PictureConverter {
+final class PictureConverter {
     let rotation: Int
     let maximumSide: Int
     private var graph: FilterGraph?

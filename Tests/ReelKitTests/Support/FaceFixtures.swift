@@ -8,6 +8,20 @@ import Testing
 /// copies made from them with the ffmpeg CLI, and the face models.
 enum FaceFixtures {
     private static let fetched = Mutex(false)
+    private static let footageFetched = Mutex(false)
+
+    /// Real footage fetched by `Fixtures/fetch-real-footage.sh` (Megamind.avi, bbb.mp4, ...):
+    /// only what is missing from the fixture cache is downloaded.
+    static func footage(_ name: String) throws -> URL {
+        let directory = Fixtures.cacheDirectory.appendingPathComponent("footage")
+        try footageFetched.withLock { done in
+            guard !done else { return }
+            try Fixtures.run(Fixtures.repositoryRoot.appendingPathComponent("Fixtures/fetch-real-footage.sh").path,
+                             [directory.path], timeout: 900)
+            done = true
+        }
+        return directory.appendingPathComponent(name)
+    }
 
     static var photoDirectory: URL { Fixtures.cacheDirectory.appendingPathComponent("faces") }
 
@@ -44,13 +58,20 @@ enum FaceFixtures {
 
     /// A video that shows each photo for `seconds` (H.264, keyframe every second, 640 px high).
     static func slideshow(_ photos: [String], seconds: Int, as name: String, in directory: URL) throws -> URL {
+        try slideshow(photos.map { ($0, Double(seconds)) }, keyframeInterval: 25, as: name, in: directory)
+    }
+
+    /// A video that shows each photo for its seconds, with a keyframe every `keyframeInterval`
+    /// frames (25 a second) and none at the cuts (x264's scene-cut keyframes are off).
+    static func slideshow(_ photos: [(String, Double)], keyframeInterval: Int, as name: String, in directory: URL) throws -> URL {
         let output = directory.appendingPathComponent(name)
         var arguments = ["-v", "error", "-y"]
-        for photo in photos { arguments += ["-loop", "1", "-framerate", "25", "-t", "\(seconds)", "-i", try self.photo(photo).path] }
+        for (photo, seconds) in photos { arguments += ["-loop", "1", "-framerate", "25", "-t", "\(seconds)", "-i", try self.photo(photo).path] }
         let inputs = photos.indices.map { "[\($0)]scale=480:640:force_original_aspect_ratio=decrease,pad=480:640:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuv420p[v\($0)]" }.joined(separator: ";")
         let chain = photos.indices.map { "[v\($0)]" }.joined() + "concat=n=\(photos.count):v=1:a=0[out]"
         arguments += ["-filter_complex", inputs + ";" + chain, "-map", "[out]",
-                      "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-threads", "2", output.path]
+                      "-c:v", "libx264", "-preset", "ultrafast", "-g", "\(keyframeInterval)", "-x264-params", "scenecut=0",
+                      "-threads", "2", output.path]
         try Fixtures.run("/usr/bin/ffmpeg", arguments)
         return output
     }
