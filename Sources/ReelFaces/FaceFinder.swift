@@ -90,7 +90,7 @@ struct FaceFinder: Sendable {
     private func findBoxes(in pictures: [RGBPicture], finders: [FacePresenceFinder]) throws(MediaFailure) -> [[FaceBox]] {
         let lent = LentFinders(finders: finders)
         let results = Mutex<[Int: Result<[FaceBox], MediaFailure>]>([:])
-        let upsample = options.upsample, minimumScore = options.minimumScore
+        let upsample = options.videoUpsample, minimumScore = options.minimumScore
         DispatchQueue.concurrentPerform(iterations: min(lent.finders.count, pictures.count)) { worker in
             for index in stride(from: worker, to: pictures.count, by: lent.finders.count) {
                 let result = Result { () throws(MediaFailure) in
