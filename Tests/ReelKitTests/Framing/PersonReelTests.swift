@@ -37,7 +37,7 @@ import Testing
         }
         let obama = try await entity("obama.jpg"), biden = try await entity("biden.jpg"), astronaut = try await entity("astronaut.png")
         #expect(obama != biden)
-        let source = try Self.pair(in: directory)
+        let source = try await offPool { try Self.pair(in: directory) }
         for person in [obama, biden] {
             var config = Harness.fastConfig(in: directory)
             config.outputURL = directory.appendingPathComponent("\(person).mp4")
@@ -45,7 +45,8 @@ import Testing
             config.trim = .highlights(HighlightReelOptions(minimumLevel: 0, person: ReelPerson(faceIndex: indexDirectory, entityID: person)))
             let result = try await VideoCompressor().compressVideo(source, config: config)
             let still = directory.appendingPathComponent("\(person).png")
-            try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-ss", "1.5", "-i", result.url.path, "-frames:v", "1", still.path])
+            let output = result.url
+            try await offPool { try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-ss", "1.5", "-i", output.path, "-frames:v", "1", still.path]) }
             let seen = try await index.identifyFaces(in: [FaceFixtures.image(still)])
             let faces = try #require(seen.first?.1)
             #expect(faces.map(\.entityID) == [person], "the reel of \(person) shows \(faces.map(\.entityID))")

@@ -12,7 +12,11 @@ import Testing
     /// A 1280x720, 25 fps clip of `seconds`: each head (a square crop of a portrait, 340 px)
     /// at the x position the expression gives (`t` is the time in the shot) on a slate ground,
     /// a different one in each shot.
-    static func clip(_ name: String, shots: [(photo: String, x: String, seconds: Int)]) throws -> URL {
+    static func clip(_ name: String, shots: [(photo: String, x: String, seconds: Int)]) async throws -> URL {
+        try await offPool { try clipBlocking(name, shots: shots) }
+    }
+
+    private static func clipBlocking(_ name: String, shots: [(photo: String, x: String, seconds: Int)]) throws -> URL {
         let directory = try Fixtures.scratchDirectory("reframing-clips")
         let output = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: output.path) { return output }
@@ -54,6 +58,11 @@ import Testing
         return (width, height, stride(from: 0, to: data.count - size + 1, by: size).map { Array(data[$0..<($0 + size)]) })
     }
 
+    /// The share of `url`'s pictures (4 a second, `filter` first) showing a whole face.
+    static func wholeFaceShare(_ url: URL, filter: String? = nil) async throws -> Double {
+        try await offPool { try shareWithWholeFace(try grayFrames(url, filter: filter)) }
+    }
+
     /// The share of `frames` showing a whole face (found, and not cut by the picture's edges).
     static func shareWithWholeFace(_ pictures: (width: Int, height: Int, frames: [[UInt8]])) throws -> Double {
         let finder = try #require(FacePresenceFinder())
@@ -72,7 +81,7 @@ import Testing
     }
 
     @Test func aFaceOffCentreStaysWholeWhereACentreCropLosesIt() async throws {
-        let source = try Self.clip("off-centre.mp4", shots: [("obama.jpg", "900", 2), ("obama.jpg", "40", 2)])
+        let source = try await Self.clip("off-centre.mp4", shots: [("obama.jpg", "900", 2), ("obama.jpg", "40", 2)])
         let result = try await Self.compress(source) { $0.reframing = Reframing(aspect: .vertical) }
         let output = try MediaInfo.probe(result.url)
         let picture = try #require(output.primaryVideo?.video)
@@ -81,14 +90,14 @@ import Testing
         let path = try #require(result.analytics.cameraPath)
         #expect(path.shots.count == 2, "the cut at 2 s starts a new shot")
         #expect(path.largestStep(frameRate: 25) == 0, "still faces: no move inside a shot")
-        let framed = try Self.shareWithWholeFace(try Self.grayFrames(result.url))
-        let centred = try Self.shareWithWholeFace(try Self.grayFrames(source, filter: "crop=404:720"))
+        let framed = try await Self.wholeFaceShare(result.url)
+        let centred = try await Self.wholeFaceShare(source, filter: "crop=404:720")
         #expect(framed >= 0.9, "a whole face on \(framed) of the reframed pictures")
         #expect(centred <= 0.2, "a centre crop keeps a whole face on \(centred)")
     }
 
     @Test func aFaceMovingAcrossIsFollowedSmoothly() async throws {
-        let source = try Self.clip("moving.mp4", shots: [("obama.jpg", "40+100*t", 6)])
+        let source = try await Self.clip("moving.mp4", shots: [("obama.jpg", "40+100*t", 6)])
         let result = try await Self.compress(source) { $0.reframing = Reframing(aspect: .square) }
         let picture = try #require(try MediaInfo.probe(result.url).primaryVideo?.video)
         #expect(picture.width == 720 && picture.height == 720)
@@ -96,25 +105,25 @@ import Testing
         let positions = try #require(path.shots.first?.positions)
         #expect((positions.last ?? 0) - (positions.first ?? 0) > 0.2, "the window pans right with the face: \(positions)")
         #expect(path.largestStep(frameRate: 25) <= 0.02)
-        #expect(try Self.shareWithWholeFace(try Self.grayFrames(result.url)) >= 0.9)
+        #expect(try await Self.wholeFaceShare(result.url) >= 0.9)
     }
 
     /// Mean luma of the output's top 100 rows at 1 s, where a fitted 16:9 picture leaves fill.
-    private static func topBand(_ url: URL) throws -> Double {
-        let pictures = try grayFrames(url)
+    private static func topBand(_ url: URL) async throws -> Double {
+        let pictures = try await offPool { try grayFrames(url) }
         let frame = try #require(pictures.frames.dropFirst(4).first)
         let band = frame.prefix(pictures.width * 100)
         return Double(band.reduce(0) { $0 + Int($1) }) / Double(band.count)
     }
 
     @Test func facesTooFarApartAreShownWholeWithTheFillAskedFor() async throws {
-        let source = try Self.clip("apart.mp4", shots: [("obama.jpg", "30", 2)])
-        let apart = try Self.clip("two-apart.mp4", shots: [("biden.jpg", "910", 2)])
+        let source = try await Self.clip("apart.mp4", shots: [("obama.jpg", "30", 2)])
+        let apart = try await Self.clip("two-apart.mp4", shots: [("biden.jpg", "910", 2)])
         // Two people far apart: the second clip's head laid over the first's.
         let both = try Fixtures.scratchDirectory("reframing-clips").appendingPathComponent("both.mp4")
-        try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", source.path, "-i", apart.path, "-filter_complex",
+        try await offPool { try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", source.path, "-i", apart.path, "-filter_complex",
                                              "[1]crop=380:380:890:170[r];[0][r]overlay=890:170", "-c:v", "libx264",
-                                             "-preset", "ultrafast", "-threads", "2", both.path])
+                                             "-preset", "ultrafast", "-threads", "2", both.path]) }
         let blurred = try await Self.compress(both) { $0.reframing = Reframing(aspect: .vertical, fill: .blur) }
         let black = try await Self.compress(both) { $0.reframing = Reframing(aspect: .vertical, fill: .black) }
         let followed = try await Self.compress(both) { $0.reframing = Reframing(aspect: .vertical) }
@@ -126,13 +135,13 @@ import Testing
             let picture = try #require(try MediaInfo.probe(result.url).primaryVideo?.video)
             #expect(picture.width == 404 && picture.height == 720)
         }
-        #expect(try Self.topBand(black.url) < 20, "black bars above the fitted picture")
-        #expect(try Self.topBand(blurred.url) > 40, "the blurred slate fills above the fitted picture")
-        #expect(try Self.shareWithWholeFace(try Self.grayFrames(followed.url)) >= 0.9, "without a fill one face is framed")
+        #expect(try await Self.topBand(black.url) < 20, "black bars above the fitted picture")
+        #expect(try await Self.topBand(blurred.url) > 40, "the blurred slate fills above the fitted picture")
+        #expect(try await Self.wholeFaceShare(followed.url) >= 0.9, "without a fill one face is framed")
     }
 
     @Test func chunksShareOneCameraPath() async throws {
-        let source = try Self.clip("off-centre.mp4", shots: [("obama.jpg", "900", 2), ("obama.jpg", "40", 2)])
+        let source = try await Self.clip("off-centre.mp4", shots: [("obama.jpg", "900", 2), ("obama.jpg", "40", 2)])
         let directory = try Fixtures.scratchDirectory("reframing-chunks")
         var config = Harness.fastConfig(in: directory)
         config.reframing = Reframing(aspect: .vertical)
@@ -147,7 +156,7 @@ import Testing
         _ = try await plan.assemble(chunks: chunks, to: joined)
         let picture = try #require(try MediaInfo.probe(joined).primaryVideo?.video)
         #expect(picture.width == 404 && picture.height == 720)
-        #expect(try Self.shareWithWholeFace(try Self.grayFrames(joined)) >= 0.9)
+        #expect(try await Self.wholeFaceShare(joined) >= 0.9)
     }
 
     @Test func reframingIsRefusedWhereItCannotWork() async throws {
