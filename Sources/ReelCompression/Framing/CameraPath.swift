@@ -1,4 +1,5 @@
 import Foundation
+import ReelMedia
 
 /// Where a reframed output's window is on the source, shot by shot: the virtual camera's path,
 /// worked out before encoding (a dry run shows it; a chunked encode shares it).
@@ -59,15 +60,6 @@ public struct CameraPath: Sendable, Equatable, Codable {
     }
 
     static func interpolate(_ times: [Double], _ values: [Double], at seconds: Double) -> Double {
-        guard let first = times.first, let last = times.last, times.count == values.count else { return 0 }
-        if seconds <= first { return values[0] }
-        if seconds >= last { return values[values.count - 1] }
-        var low = 0, high = times.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if times[middle] <= seconds { low = middle } else { high = middle }
-        }
-        let span = times[high] - times[low]
-        return values[low] + (values[high] - values[low]) * (span > 0 ? (seconds - times[low]) / span : 0)
+        FramingPlan.interpolate(times, values, at: seconds)
     }
 }

@@ -59,7 +59,9 @@ package struct FramingPlan: Sendable, Equatable {
         return (even(left, limit: frameWidth - cropWidth), even(top, limit: frameHeight - cropHeight))
     }
 
-    static func interpolate(_ times: [Double], _ values: [Double], at seconds: Double) -> Double {
+    /// `values` at `seconds`, linear between the points at `times` (increasing), held before
+    /// the first and after the last.
+    package static func interpolate(_ times: [Double], _ values: [Double], at seconds: Double) -> Double {
         guard let first = times.first, let last = times.last, times.count == values.count else { return 0 }
         if seconds <= first { return values[0] }
         if seconds >= last { return values[values.count - 1] }
