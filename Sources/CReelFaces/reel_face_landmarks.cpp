@@ -86,7 +86,7 @@ extern "C" int reel_face_landmarker_measure(const reel_face_landmarker *landmark
                                    static_cast<long>(box[2]) - 1, static_cast<long>(box[3]) - 1);
         const dlib::full_object_detection shape = landmarker->model(picture, rect);
         // iBUG 300-W points: jaw 0-16, nose tip 30, eyes 36-41 and 42-47 (as seen), mouth
-        // corners 48 and 54, upper lip's centre 51, lower lip's centre 57.
+        // corners 48 and 54, upper lip's centre 51, lower lip's centre 57, inner lips 60-67.
         const point left_eye = mean(shape, 36, 41), right_eye = mean(shape, 42, 47);
         const double eyes = distance(left_eye, right_eye);
         if (eyes <= 0) {
@@ -104,6 +104,10 @@ extern "C" int reel_face_landmarker_measure(const reel_face_landmarker *landmark
         const double lips = (project(part(shape, 51), down) + project(part(shape, 57), down)) / 2;
         const double corners = (project(corner_left, down) + project(corner_right, down)) / 2;
         expression->corner_lift = static_cast<float>((lips - corners) / eyes);
+        // Inner lips: 61-63 above, 67-65 below (facing pairs 61/67, 62/66, 63/65).
+        const double gap = (distance(part(shape, 61), part(shape, 67)) + distance(part(shape, 62), part(shape, 66))
+                            + distance(part(shape, 63), part(shape, 65))) / 3;
+        expression->mouth_openness = static_cast<float>(gap / eyes);
         const double nose = project(part(shape, 30), along);
         const double jaw_left = project(part(shape, 0), along), jaw_right = project(part(shape, 16), along);
         const double span = jaw_right - jaw_left;

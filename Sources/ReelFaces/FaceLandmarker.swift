@@ -14,6 +14,8 @@ package struct FaceExpression: Sendable, Equatable {
     package var mouthWidth: Double
     /// How far the mouth's corners sit above the middle of the lips, over the eye distance.
     package var cornerLift: Double
+    /// The gap between the inner lips over the eye distance: near 0 with the mouth shut.
+    package var mouthOpenness: Double = 0
     /// 1 for a face turned to the camera, towards 0 as it turns away.
     package var frontalness: Double
 
@@ -91,6 +93,7 @@ package final class FaceLandmarker: Sendable {
         return FaceExpression(
             leftEyeOpenness: Double(measured.left_eye_openness), rightEyeOpenness: Double(measured.right_eye_openness),
             mouthWidth: Double(measured.mouth_width), cornerLift: Double(measured.corner_lift),
+            mouthOpenness: Double(measured.mouth_openness),
             frontalness: Double(measured.frontalness))
     }
 

@@ -93,6 +93,9 @@ typedef struct reel_face_expression {
     /// How far the mouth's corners sit above the middle of the lips (upper and lower lips'
     /// centres), over the eye distance: above 0 when the corners are raised.
     float corner_lift;
+    /// The gap between the inner lips (three points across the mouth, averaged), over the eye
+    /// distance: near 0 closed, about 0.2-0.5 open while speaking.
+    float mouth_openness;
     /// 1 when the nose tip lies midway between the jaw's sides (a face turned to the camera),
     /// towards 0 as the head turns away.
     float frontalness;

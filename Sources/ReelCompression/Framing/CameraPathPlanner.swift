@@ -19,6 +19,8 @@ struct CameraPathPlanner {
     var largestStep = 0.018
     /// Seconds over which a pan's start and stop are eased (bounded acceleration).
     var easing = 0.5
+    /// Who speaks, when faces cannot share the window.
+    var speakerFinder = SpeakerFinder()
 
     /// The path for `shots` (file seconds, in output order) from `observations` (in time order).
     func path(shots: [(start: Double, end: Double)], observations: [SubjectObservation], origin: Double) -> CameraPath {
@@ -29,15 +31,18 @@ struct CameraPathPlanner {
             var corridors: [(time: Double, low: Double, high: Double, centre: Double?)] = []
             var apart = 0, withFaces = 0
             tracked = nil
-            var lastFaces: (time: Double, faces: [CGRect])?
-            for var observation in seen {
+            var lastFaces: (time: Double, faces: [CGRect], speaker: CGRect?)?
+            let speakers = speakerFinder.speakers(in: seen)
+            for (index, var observation) in seen.enumerated() {
                 // Between the samples faces were looked for on, the last ones found stand.
+                var speaker = speakers[index]
                 if let faces = observation.faces {
-                    lastFaces = (observation.time, faces)
+                    lastFaces = (observation.time, faces, speaker)
                 } else if let lastFaces, observation.time - lastFaces.time < 0.75 {
                     observation.faces = lastFaces.faces
+                    speaker = lastFaces.speaker
                 }
-                let target = subject(of: observation, origin: origin, tracked: &tracked)
+                let target = subject(of: observation, speaker: speaker, origin: origin, tracked: &tracked)
                 if observation.faces?.isEmpty == false {
                     withFaces += 1
                     if !target.together { apart += 1 }
@@ -63,9 +68,9 @@ struct CameraPathPlanner {
     private enum SubjectKind { case faces, moving, salient, none }
 
     /// The span (along the moving axis) the window should hold on one sample: every sizeable
-    /// face when they fit together, else the face continuing the one followed so far (or the
-    /// largest); without faces, what moves; else what stands out.
-    private func subject(of observation: SubjectObservation, origin: Double, tracked: inout Double?) -> (box: ClosedRange<Double>?, kind: SubjectKind, together: Bool) {
+    /// face when they fit together, else the one speaking, else the face continuing the one
+    /// followed so far (or the largest); without faces, what moves; else what stands out.
+    private func subject(of observation: SubjectObservation, speaker: CGRect?, origin: Double, tracked: inout Double?) -> (box: ClosedRange<Double>?, kind: SubjectKind, together: Bool) {
         func span(_ box: CGRect) -> ClosedRange<Double> {
             movesHorizontally ? Double(box.minX)...Double(box.maxX) : Double(box.minY)...Double(box.maxY)
         }
@@ -87,6 +92,12 @@ struct CameraPathPlanner {
             if sizeable.count == 1 || union.upperBound - union.lowerBound <= windowShare * 0.92 {
                 tracked = (union.lowerBound + union.upperBound) / 2
                 return (union, .faces, true)
+            }
+            if let speaker {
+                // The one speaking: framed alone, not shrunk to fit with the listener.
+                let spoken = head(speaker)
+                tracked = centre(spoken)
+                return (spoken, .faces, true)
             }
             let followed = tracked.flatMap { previous in
                 sizeable.min { abs(centre($0) - previous) < abs(centre($1) - previous) }

@@ -9,6 +9,9 @@ struct SubjectObservation: Sendable {
     var time: Double
     /// Faces, largest first; `nil` on samples faces were not looked for on.
     var faces: [CGRect]?
+    /// How open each face's mouth is (inner lips' gap over the eye distance), in `faces`' order;
+    /// `nil` where the landmarks could not be placed; empty without the landmark model.
+    var mouths: [Double?] = []
     /// What moved since the previous sample of the shot (the camera's own movement undone),
     /// one box per moving thing, largest first; empty when nothing did, or too much.
     var moving: [CGRect]
@@ -22,6 +25,7 @@ struct SubjectObservation: Sendable {
 /// pictures. One per framing pass, used on one thread.
 final class SubjectLocator {
     private let finder: FacePresenceFinder?
+    private let landmarker: FaceLandmarker?
     private let rotation: Int
     private var previous: SmallPicture?
     /// Detections scoring lower are ignored: a wrong face pulls the camera off the picture.
@@ -29,6 +33,7 @@ final class SubjectLocator {
 
     init(rotation: Int) {
         finder = FacePresenceFinder()
+        landmarker = FaceLandmarker.shared()
         self.rotation = rotation
     }
 
@@ -40,10 +45,18 @@ final class SubjectLocator {
             finder?.faces(inGray: gray.luma, width: gray.width, height: gray.height, minimumScore: minimumFaceScore)
                 .map(\.box).sorted { $0.width * $0.height > $1.width * $1.height } ?? []
         }
+        var mouths: [Double?] = []
+        if let gray = picture.gray, let faces, let landmarker {
+            let width = CGFloat(gray.width), height = CGFloat(gray.height)
+            mouths = faces.map { face in
+                let pixels = CGRect(x: face.minX * width, y: face.minY * height, width: face.width * width, height: face.height * height)
+                return landmarker.expression(inGray: gray.luma, width: gray.width, height: gray.height, box: pixels)?.mouthOpenness
+            }
+        }
         let moving = picture.followsCut ? [] : previous.map { Self.movingRegions(from: $0, to: picture.small) } ?? []
         previous = picture.small
         return SubjectObservation(
-            time: picture.time.seconds, faces: faces,
+            time: picture.time.seconds, faces: faces, mouths: mouths,
             moving: moving.map { Self.upright($0, rotation: rotation) },
             salient: Self.salientRegion(picture.small).map { Self.upright($0, rotation: rotation) },
             followsCut: picture.followsCut)

@@ -85,6 +85,29 @@ import Testing
         #expect(followed.shots.map(\.showsWholePicture) == [false])
     }
 
+    @Test func theFaceWhoseMouthMovesIsFramedOverALargerStillOne() throws {
+        // A small face talking on the left (its lips open and shut from sample to sample), a
+        // larger one listening on the right (lips still, within landmark noise).
+        func observations(talking: Bool) -> [SubjectObservation] {
+            stride(from: 0.0, to: 4, by: 0.5).enumerated().map { index, time in
+                let lips = talking ? (index % 2 == 0 ? 0.05 : 0.3) : 0.1
+                return SubjectObservation(time: time, faces: [face(at: 0.7, width: 0.16), face(at: 0.1, width: 0.1)],
+                                          mouths: [0.1 + (index % 2 == 0 ? 0.01 : 0), lips], moving: [], salient: nil, followsCut: false)
+            }
+        }
+        for fill in [nil, FramingFill.blur] {
+            let spoken = planner(Reframing(aspect: .vertical, fill: fill)).path(shots: [(0, 4)], observations: observations(talking: true), origin: 0)
+            #expect(spoken.shots.map(\.showsWholePicture) == [false], "the speaker is framed, not the whole picture")
+            for time in stride(from: 0.0, to: 4, by: 0.25) {
+                let window = try #require(spoken.window(at: time))
+                #expect(window.minX <= 0.1 && window.maxX >= 0.2, "the talking face is inside at \(time)")
+            }
+        }
+        let silent = planner().path(shots: [(0, 4)], observations: observations(talking: false), origin: 0)
+        let window = try #require(silent.window(at: 2))
+        #expect(window.minX <= 0.7 && window.maxX >= 0.86, "with nobody talking, the larger face")
+    }
+
     @Test func aspectRatiosParse() {
         #expect(AspectRatio(parsing: "9:16") == .vertical)
         #expect(AspectRatio(parsing: "4x5") == .portrait)
