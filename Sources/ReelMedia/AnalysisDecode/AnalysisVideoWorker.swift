@@ -19,7 +19,8 @@ package struct SampleClock: Sendable {
     package func slot(of time: MediaTime) -> Int { Int(((time.seconds - start) * rate).rounded(.down)) }
 }
 
-/// Which samples also get a larger, upright gray picture for face detection.
+/// Which samples also get a larger, upright gray picture for face detection: every
+/// `everySlots` slots, and the first sample after each cut.
 package struct FacePictureSampling: Sendable, Equatable {
     /// The gray picture's longer side in pixels.
     package var size: Int
@@ -124,6 +125,9 @@ final class AnalysisVideoWorker {
         let stopsAtNextKeyframe = skipping == .bidirectional
         var result = ChunkChanges()
         var lastSlot: Int?
+        // Faces are searched on the first sample of every shot as well as every few slots.
+        var cuts = CutTracker()
+        var followsCut = false
         var checkedStart = false
         var lastPTS: Int64 = 0
         var lookahead = SkippedFrameLookahead()
@@ -149,7 +153,9 @@ final class AnalysisVideoWorker {
             }
             if let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) {
                 result.times.append(time)
-                result.changes.append(result.lastGrid.map { grid.difference(to: $0) } ?? 0)
+                let change = result.lastGrid.map { grid.difference(to: $0) }
+                result.changes.append(change ?? 0)
+                if let change, cuts.isCut(change: change) { followsCut = true }
                 if result.firstGrid == nil { result.firstGrid = grid }
                 result.lastGrid = grid
             }
@@ -157,9 +163,10 @@ final class AnalysisVideoWorker {
             guard slot != lastSlot else { return true }
             lastSlot = slot
             var picture = try downscaler.shrink(frame, time: time)
-            if let faceSampling, slot % max(faceSampling.everySlots, 1) == 0 {
+            if let faceSampling, followsCut || slot % max(faceSampling.everySlots, 1) == 0 {
                 picture.faceLuma = try facePicture(frame, sampling: faceSampling)
             }
+            followsCut = false
             sink.consume(picture)
             result.sampledPictures += 1
             advanced(time.seconds)

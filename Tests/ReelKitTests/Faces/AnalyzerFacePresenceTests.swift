@@ -35,6 +35,25 @@ import Testing
         #expect(found.count >= 6, "\(analysis.faces.map { ($0.time.seconds, $0.presence.count) })")
     }
 
+    /// Every shot is searched, however short: a 1.5 s shot of a face between two searches 4 s
+    /// apart is searched on its first sample.
+    @Test func theFirstSampleOfEveryShotIsSearched() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        let video = try await offPool {
+            try FaceFixtures.slideshow([("chelsea.png", 5), ("obama.jpg", 1.5), ("chelsea.png", 5.5)], keyframeInterval: 250,
+                                       as: "short-shot.mp4", in: directory)
+        }
+        var options = VideoAnalyzer.Options()
+        options.faces?.interval = 4
+        options.faces?.minimumSearches = 1
+        let analysis = try await VideoAnalyzer(options: options).analysis(of: MediaIntelligenceVideoAsset(url: video))
+        let searched = analysis.faces.map(\.time.seconds)
+        #expect(searched.contains { $0 >= 5 && $0 < 5.5 }, "searched at \(searched)")
+        let found = analysis.faces.filter { $0.presence.count > 0 }.map(\.time.seconds)
+        #expect(!found.isEmpty && found.allSatisfy { $0 >= 5 && $0 < 6.5 }, "faces at \(found)")
+        #expect(searched.count <= 6, "every 4 s and after the two cuts: \(searched)")
+    }
+
     @Test func searchesAreCloserInShortVideos() {
         let options = FacePresenceOptions()
         #expect(options.interval(forDuration: 600) == 2)
