@@ -76,9 +76,13 @@ extension CompressionPlan {
         var planner = CompressionPlanner(source: source, config: config, reducer: reducer)
         let codec = try planner.checkEncoders()
         var basis: (any TrimBasis)?
+        // `progress` is the planning's share; the trim planner and the framing pass split it.
+        let planningShare = validated.planningProgressShare
+        let trimPart = planningShare > 0 ? validated.trimPlanningShare / planningShare : 1
         if case .planned(let trimPlanner) = config.trim {
             progress.stage(.planning)
-            let trim = try await Self.run(trimPlanner, source: source, flag: flag, progress: progress.reporter)
+            let trim = try await Self.run(trimPlanner, source: source, flag: flag,
+                                          progress: progress.subrange(from: 0, to: trimPart).reporter)
             planner.config.trim = .ranges(trim.ranges)
             basis = trim.basis
             if !trim.focus.isEmpty { planner.config.reframing?.focus = trim.focus }
@@ -93,7 +97,8 @@ extension CompressionPlan {
         if let reframing = planner.config.reframing {
             if reframing.path == nil { progress.stage(.planning) }
             let path = try await FramingPass.path(
-                of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate, flag: flag)
+                of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate, flag: flag,
+                progress: progress.phase(from: trimPart, to: 1))
             planner.config.reframing?.path = path
         }
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)

@@ -32,11 +32,23 @@ public struct ValidatedConfig: Sendable, Equatable {
     }
 
     /// The share (0...1) of a whole compression's progress that planning takes: a planned
-    /// trim's own share (a highlight reel's analysis), else none.
+    /// trim's own share (a highlight reel's analysis), then the reframing's framing pass when
+    /// its camera path is still to be worked out.
     public var planningProgressShare: Double {
+        let trim = trimPlanningShare
+        guard let reframing = config.reframing, reframing.path == nil else { return trim }
+        return trim + (1 - trim) * Self.framingShare
+    }
+
+    /// A planned trim's share of the whole progress.
+    var trimPlanningShare: Double {
         guard case .planned(let planner) = config.trim else { return 0 }
         return min(max(planner.progressShare, 0), 1)
     }
+
+    /// The framing pass's share of what follows the trim planning: it decodes the kept ranges
+    /// once, about a third of the time the encode of a small reframed picture takes.
+    static let framingShare = 0.25
 }
 
 extension CompressionConfig {

@@ -14,20 +14,23 @@ enum FramingPass {
     static let faceSize = 720
 
     /// The camera path for `ranges` of `source`; `nil` when the picture already has the
-    /// reframing's shape. Runs off the cooperative pool; `flag` stops it.
+    /// reframing's shape. Runs off the cooperative pool; `flag` stops it; `progress` gets the
+    /// share of the ranges read.
     static func path(
-        of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double, flag: CancellationFlag
+        of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double, flag: CancellationFlag,
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) async throws(ReelError) -> CameraPath? {
         if let path = reframing.path { return path }
         return try await BlockingWork.run(flag: flag) { () throws(ReelError) -> CameraPath? in
-            try plannedPath(of: source, ranges: ranges, reframing: reframing, frameRate: frameRate, shouldCancel: { flag.isRaised })
+            try plannedPath(of: source, ranges: ranges, reframing: reframing, frameRate: frameRate,
+                            shouldCancel: { flag.isRaised }, progress: progress)
         }
     }
 
-    /// `path(of:ranges:reframing:frameRate:flag:)` on the calling thread (blocking).
+    /// `path(of:ranges:reframing:frameRate:flag:progress:)` on the calling thread (blocking).
     static func plannedPath(
         of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double,
-        shouldCancel: @escaping () -> Bool
+        shouldCancel: @escaping () -> Bool, progress: (Double) -> Void = { _ in }
     ) throws(ReelError) -> CameraPath? {
         if let path = reframing.path { return path }
         guard let picture = source.primaryVideo?.video, let geometry = FramingGeometry(picture, aspect: reframing.aspect) else {
@@ -39,7 +42,7 @@ enum FramingPass {
                                      faceSize: faceSize, shouldCancel: { stop.isRaised })
         let cuts = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
             defer { looking.finish() }
-            return try sampler.sample(ranges, progress: { _ in }) { looking.look(at: $0) }
+            return try sampler.sample(ranges, progress: progress) { looking.look(at: $0) }
         }
         let observations = looking.finish()
         let planner = CameraPathPlanner(

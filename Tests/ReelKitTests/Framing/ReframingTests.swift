@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ReelCompression
 @testable import ReelFaces
@@ -94,6 +95,25 @@ import Testing
         let centred = try await Self.wholeFaceShare(source, filter: "crop=404:720")
         #expect(framed >= 0.9, "a whole face on \(framed) of the reframed pictures")
         #expect(centred <= 0.2, "a centre crop keeps a whole face on \(centred)")
+    }
+
+    @Test func theFramingPassReportsProgressAsPlanning() async throws {
+        let source = try await Self.clip("off-centre.mp4", shots: [("obama.jpg", "900", 2), ("obama.jpg", "40", 2)])
+        let events = Mutex<[(stage: String, fraction: Double?)]>([])
+        var config = Harness.fastConfig(in: try Fixtures.scratchDirectory("reframing-out"))
+        config.outputURL = config.outputDirectory?.appendingPathComponent(UUID().uuidString + ".mp4")
+        config.reframing = Reframing(aspect: .vertical)
+        #expect(abs(try config.validated().planningProgressShare - 0.25) < 1e-9)
+        _ = try await VideoCompressor().compressVideo(
+            source, config: config, progressHandler: { fraction in events.withLock { $0.append(("", fraction)) } },
+            stageHandler: { stage in events.withLock { $0.append(("\(stage)", nil)) } })
+        let seen = events.withLock { $0 }
+        let encoding = try #require(seen.firstIndex { $0.stage == "encoding" })
+        #expect(seen.first?.stage == "planning")
+        let planned = seen[..<encoding].compactMap(\.fraction)
+        #expect(planned.count >= 3 && (planned.last ?? 0) > 0.15 && (planned.last ?? 1) <= 0.25, "\(planned)")
+        let fractions = seen.compactMap(\.fraction)
+        #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 } && fractions.last == 1)
     }
 
     @Test func aFaceMovingAcrossIsFollowedSmoothly() async throws {
