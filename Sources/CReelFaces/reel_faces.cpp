@@ -155,21 +155,16 @@ std::vector<dlib::rect_detection> find_faces(dlib::frontal_face_detector &detect
     return kept;
 }
 
-// Landmarks, chips and descriptors for `boxes` of `picture`, written into `faces`.
-void describe_faces(reel_face_engine &engine, const dlib::matrix<dlib::rgb_pixel> &picture,
-                    const std::vector<dlib::rect_detection> &boxes, reel_face *faces);
-
-}  // namespace
-
-extern "C" int reel_face_engine_find(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
-                                     int upsample, double minimum_score, float *boxes, int capacity,
-                                     char *error, size_t error_size) {
-    if (engine == nullptr || !valid_picture(rgb, width, height, stride, 3)) {
+// The faces HOG finds in a packed RGB picture, written as (left, top, right, bottom, score)
+// into `boxes` (at most `capacity`); how many were found, or -1 with a message in `error`.
+int find_rgb_boxes(dlib::frontal_face_detector &detector, const uint8_t *rgb, int width, int height, int stride,
+                   int upsample, double minimum_score, float *boxes, int capacity, char *error, size_t error_size) {
+    if (!valid_picture(rgb, width, height, stride, 3)) {
         write_error(error, error_size, "invalid picture");
         return -1;
     }
     try {
-        const auto found = find_faces(engine->detector, copy_picture(rgb, width, height, stride), upsample, minimum_score);
+        const auto found = find_faces(detector, copy_picture(rgb, width, height, stride), upsample, minimum_score);
         const size_t written = std::min(found.size(), static_cast<size_t>(std::max(capacity, 0)));
         for (size_t index = 0; index < written; ++index) {
             float *box = boxes + index * 5;
@@ -186,6 +181,23 @@ extern "C" int reel_face_engine_find(reel_face_engine *engine, const uint8_t *rg
         write_error(error, error_size, "unknown error while finding faces");
     }
     return -1;
+}
+
+// Landmarks, chips and descriptors for `boxes` of `picture`, written into `faces`.
+void describe_faces(reel_face_engine &engine, const dlib::matrix<dlib::rgb_pixel> &picture,
+                    const std::vector<dlib::rect_detection> &boxes, reel_face *faces);
+
+}  // namespace
+
+extern "C" int reel_face_engine_find(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
+                                     int upsample, double minimum_score, float *boxes, int capacity,
+                                     char *error, size_t error_size) {
+    if (engine == nullptr) {
+        write_error(error, error_size, "no face engine");
+        return -1;
+    }
+    return find_rgb_boxes(engine->detector, rgb, width, height, stride, upsample, minimum_score, boxes, capacity,
+                          error, error_size);
 }
 
 extern "C" int reel_face_engine_describe(reel_face_engine *engine, const uint8_t *rgb, int width, int height, int stride,
@@ -301,26 +313,10 @@ extern "C" int reel_face_finder_find(reel_face_finder *finder, const uint8_t *gr
 extern "C" int reel_face_finder_find_rgb(reel_face_finder *finder, const uint8_t *rgb, int width, int height, int stride,
                                          int upsample, double minimum_score, float *boxes, int capacity,
                                          char *error, size_t error_size) {
-    if (finder == nullptr || !valid_picture(rgb, width, height, stride, 3)) {
-        write_error(error, error_size, "invalid picture");
+    if (finder == nullptr) {
+        write_error(error, error_size, "no face finder");
         return -1;
     }
-    try {
-        const auto found = find_faces(finder->detector, copy_picture(rgb, width, height, stride), upsample, minimum_score);
-        const size_t written = std::min(found.size(), static_cast<size_t>(std::max(capacity, 0)));
-        for (size_t index = 0; index < written; ++index) {
-            float *box = boxes + index * 5;
-            box[0] = static_cast<float>(found[index].rect.left());
-            box[1] = static_cast<float>(found[index].rect.top());
-            box[2] = static_cast<float>(found[index].rect.right() + 1);
-            box[3] = static_cast<float>(found[index].rect.bottom() + 1);
-            box[4] = static_cast<float>(found[index].detection_confidence);
-        }
-        return static_cast<int>(found.size());
-    } catch (const std::exception &failure) {
-        write_error(error, error_size, failure.what());
-    } catch (...) {
-        write_error(error, error_size, "unknown error while finding faces");
-    }
-    return -1;
+    return find_rgb_boxes(finder->detector, rgb, width, height, stride, upsample, minimum_score, boxes, capacity,
+                          error, error_size);
 }

@@ -42,22 +42,9 @@ final class FaceEngine {
     /// Where the faces of `picture` scoring at least `minimumScore` are, best first (at most
     /// 64), without describing them: the detector alone.
     func find(_ picture: RGBPicture, upsample: Int, minimumScore: Double) throws(MediaFailure) -> [FaceBox] {
-        let capacity = 64
-        var boxes = [Float](repeating: 0, count: capacity * 5)
-        var message = [CChar](repeating: 0, count: 512)
-        let found = picture.pixels.withUnsafeBufferPointer { pixels in
-            boxes.withUnsafeMutableBufferPointer { output in
-                message.withUnsafeMutableBufferPointer { error in
-                    reel_face_engine_find(
-                        engine, pixels.baseAddress, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3),
-                        Int32(upsample), minimumScore, output.baseAddress, Int32(capacity), error.baseAddress, error.count)
-                }
-            }
-        }
-        guard found >= 0 else { throw Self.failure("face detection", message) }
-        return (0..<min(Int(found), capacity)).map { index in
-            FaceBox(left: boxes[index * 5], top: boxes[index * 5 + 1], right: boxes[index * 5 + 2],
-                    bottom: boxes[index * 5 + 3], score: boxes[index * 5 + 4])
+        try FaceBox.collect(from: picture) { pixels, output, capacity, error, errorSize in
+            reel_face_engine_find(engine, pixels, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3),
+                                  Int32(upsample), minimumScore, output, capacity, error, errorSize)
         }
     }
 
@@ -100,6 +87,32 @@ struct FaceBox: Sendable, Equatable {
     var right: Float
     var bottom: Float
     var score: Float
+
+    /// The boxes a C finder writes for `picture`'s packed RGB pixels: `find` gets the pixels,
+    /// room for `capacity` boxes (left, top, right, bottom, score), and room for a message;
+    /// it returns how many it found, or a negative number with the message written.
+    static func collect(
+        from picture: RGBPicture, capacity: Int = 64,
+        _ find: (UnsafePointer<UInt8>?, UnsafeMutablePointer<Float>?, Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
+    ) throws(MediaFailure) -> [FaceBox] {
+        var boxes = [Float](repeating: 0, count: capacity * 5)
+        var message = [CChar](repeating: 0, count: 512)
+        let found = picture.pixels.withUnsafeBufferPointer { pixels in
+            boxes.withUnsafeMutableBufferPointer { output in
+                message.withUnsafeMutableBufferPointer { error in
+                    find(pixels.baseAddress, output.baseAddress, Int32(capacity), error.baseAddress, error.count)
+                }
+            }
+        }
+        guard found >= 0 else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .failed(.decode, operation: "face detection", message: text, code: nil)
+        }
+        return (0..<min(Int(found), capacity)).map { index in
+            FaceBox(left: boxes[index * 5], top: boxes[index * 5 + 1], right: boxes[index * 5 + 2],
+                    bottom: boxes[index * 5 + 3], score: boxes[index * 5 + 4])
+        }
+    }
 }
 
 /// One engine shared by the work of an analyzer, loaded on first use and used by one thread at

@@ -44,25 +44,9 @@ package final class FacePresenceFinder {
     /// The faces of a packed RGB picture, as `FaceEngine.find` finds them (enlarged `upsample`
     /// times), best first, in pixels.
     func faces(in picture: RGBPicture, upsample: Int, minimumScore: Double) throws(MediaFailure) -> [FaceBox] {
-        let capacity = 64
-        var boxes = [Float](repeating: 0, count: capacity * 5)
-        var message = [CChar](repeating: 0, count: 512)
-        let found = picture.pixels.withUnsafeBufferPointer { pixels in
-            boxes.withUnsafeMutableBufferPointer { output in
-                message.withUnsafeMutableBufferPointer { error in
-                    reel_face_finder_find_rgb(
-                        finder, pixels.baseAddress, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3),
-                        Int32(upsample), minimumScore, output.baseAddress, Int32(capacity), error.baseAddress, error.count)
-                }
-            }
-        }
-        guard found >= 0 else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw .failed(.decode, operation: "face detection", message: text, code: nil)
-        }
-        return (0..<min(Int(found), capacity)).map { index in
-            FaceBox(left: boxes[index * 5], top: boxes[index * 5 + 1], right: boxes[index * 5 + 2],
-                    bottom: boxes[index * 5 + 3], score: boxes[index * 5 + 4])
+        try FaceBox.collect(from: picture) { pixels, output, capacity, error, errorSize in
+            reel_face_finder_find_rgb(finder, pixels, Int32(picture.width), Int32(picture.height), Int32(picture.width * 3),
+                                      Int32(upsample), minimumScore, output, capacity, error, errorSize)
         }
     }
 }
