@@ -113,7 +113,8 @@ struct AnalysisRun {
             duration: info.duration > 0 ? info.duration : (end - start).seconds, boundaries: boundaries, shots: shots, segments: segments,
             keyFrame: keyFrame, decodePasses: 1, refinedCuts: refined, sampledFrames: frames.count,
             faces: frames.compactMap { frame in frame.faces.map { FaceSample(time: frame.time, presence: $0) } },
-            samples: zip(frames, signatures).map { SampleSignature(time: $0.time, signature: $1) })
+            samples: zip(frames, signatures).map { SampleSignature(time: $0.time, signature: $1) },
+            sound: info.hasAudio ? SoundEnvelope(windows: sound, typical: typicalLoudness) : nil)
         // Decoding works on the file's clock; results are on the API's timeline, whose zero is the
         // file's start (its first presented frame), as compression ranges and thumbnails are.
         var described = analysis

@@ -50,8 +50,12 @@ package enum HighlightEditor {
         let looks = RepeatFinder(samples: analysis.samples, distance: editing.repeatDistance)
         var candidates = distinct(runs(segments, at: editing.minimumLevel, editing: editing, bounds: bounds), looks: looks)
         let cuts = analysis.boundaries.map(\.time)
+        let edits = EditPoints(boundaries: cuts.map(\.seconds), sound: analysis.sound,
+                               bounds: bounds.start.seconds...bounds.end.seconds, snapDistance: editing.snapDistance,
+                               minimumPiece: editing.minimumPiece)
         guard let budget = editing.budget else {
-            return merged(candidates.map { snapped($0.range, to: cuts, within: editing.snapDistance) }, gap: editing.mergeGap)
+            let pieces = merged(candidates.map { snapped($0.range, to: cuts, within: editing.snapDistance) }, gap: editing.mergeGap)
+            return merged(edits.refined(pieces, budget: nil), gap: 0.05)
         }
         // Not enough material above the level: the next strongest segments fill the budget.
         if editing.minimumLevel > 0, editing.fillsBelowLevel {
@@ -62,7 +66,8 @@ package enum HighlightEditor {
             }
             candidates += lower
         }
-        return fill(budget: budget, from: candidates, editing: editing, bounds: bounds, cuts: cuts, looks: looks)
+        let pieces = fill(budget: budget, from: candidates, editing: editing, bounds: bounds, cuts: cuts, looks: looks)
+        return merged(edits.refined(pieces, budget: budget, joinOverlap: editing.crossfade), gap: 0.05)
     }
 
     /// Runs of touching segments at or above `level`, joined across gaps under `mergeGap`.

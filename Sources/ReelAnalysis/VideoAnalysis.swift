@@ -31,6 +31,9 @@ public struct VideoAnalysis: Sendable, Equatable, Codable {
     public var sourceFileSize: Int64?
     /// The appearance signature of every sample, in time order, to tell repeated content apart.
     package var samples: [SampleSignature] = []
+    /// The sound's level every 20 ms, for cutting edits where nothing is said (`nil` without
+    /// audio, and in analyses saved before it was kept).
+    package var sound: SoundEnvelope?
 }
 
 extension VideoAnalysis {
@@ -232,6 +235,7 @@ extension VideoAnalysis {
         result.keyFrame = keyFrame.map { $0 + offset }
         result.faces = faces.map { FaceSample(time: $0.time + offset, presence: $0.presence) }
         result.samples = samples.map { SampleSignature(time: $0.time + offset, signature: $0.signature) }
+        result.sound = sound?.shifted(by: offset.seconds)
         return result
     }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import ReelAnalysis
+@testable import ReelKit
+@testable import ReelSupport
+
+/// Piece edges move to where an editor would cut: quiet shot boundaries, pauses in speech,
+/// never the middle of a word; without sound, onto shot boundaries.
+@Suite(.timeLimit(.minutes(5))) struct EditPointsTests {
+    /// An envelope of `seconds` at 20 ms steps: speech (-20 dBFS, a 25 dB dip every 0.2 s
+    /// between syllables would be a gap; here words run on) except in `pauses` (-70 dBFS).
+    static func envelope(seconds: Double, pauses: [ClosedRange<Double>]) -> SoundEnvelope {
+        let levels = (0..<Int(seconds / 0.02)).map { step -> Int8 in
+            let time = Double(step) * 0.02 + 0.01
+            return pauses.contains { $0.contains(time) } ? -70 : (step % 10 == 0 ? -26 : -20)
+        }
+        return SoundEnvelope(start: 0, step: 0.02, levels: levels, typical: -20)
+    }
+
+    private func range(_ start: Double, _ end: Double) -> TimeRange {
+        TimeRange(start: MediaTime(seconds: start, timescale: 1000), end: MediaTime(seconds: end, timescale: 1000))
+    }
+
+    @Test func anEndMidSentenceMovesToThePauseAfterItNotOntoALoudCut() {
+        // Speech runs over the cut at 6.5 s and stops at 7.8 s; the next cut, at 8.4 s, is in
+        // the pause.
+        let sound = Self.envelope(seconds: 12, pauses: [7.8...8.6])
+        let pieces = EditPoints(boundaries: [4, 6.5, 8.4], sound: sound, bounds: 0...12).refined([range(1, 6.5)], budget: nil)
+        #expect(abs(pieces[0].end.seconds - 8.4) < 1e-6, "\(pieces)")
+        // Without a cut in the pause, the end goes a breath into it.
+        let inside = EditPoints(boundaries: [4, 6.5], sound: sound, bounds: 0...12).refined([range(1, 6.5)], budget: nil)
+        #expect(abs(inside[0].end.seconds - 7.92) < 0.03, "\(inside)")
+        #expect(abs(pieces[0].start.seconds - 1) < 0.03 || pieces[0].start.seconds == 0)
+    }
+
+    @Test func aQuietBoundaryIsTheCutAndABudgetKeepsEdgesFromGrowing() {
+        let edits = EditPoints(boundaries: [3, 9], sound: Self.envelope(seconds: 12, pauses: [2.8...3.3, 9.5...10]), bounds: 0...12)
+        // The start at 3.4 s moves back onto the quiet boundary at 3 s.
+        #expect(abs(edits.refined([range(3.4, 8)], budget: nil)[0].start.seconds - 3) < 1e-6)
+        // With no room left in the budget, the end at 9.2 s may only move earlier, to the pause
+        // before it (none within reach): it stays within the budget.
+        let tight = edits.refined([range(3.4, 9.2)], budget: 5.8)
+        #expect(tight[0].duration.seconds <= 5.8 + 1e-6, "\(tight)")
+    }
+
+    @Test func withoutSoundEdgesSnapToShotBoundariesNearby() {
+        let edits = EditPoints(boundaries: [2, 5.3], sound: nil, bounds: 0...10)
+        let pieces = edits.refined([range(2.4, 5)], budget: nil)
+        #expect(Self.rounded(pieces) == [[2, 5.3]])
+        #expect(Self.rounded(edits.refined([range(3, 4.5)], budget: nil)) == [[3, 4.5]], "nothing within 0.5 s")
+    }
+
+    @Test func anEnvelopeSurvivesASavedAnalysis() throws {
+        var analysis = HighlightEditorTests.analysis([(0, 4, 7, 10)])
+        analysis.sound = Self.envelope(seconds: 4, pauses: [1...2])
+        let decoded = try JSONDecoder().decode(VideoAnalysis.self, from: JSONEncoder().encode(analysis))
+        #expect(decoded.sound == analysis.sound)
+        #expect(decoded.sound?.pauses(overlapping: 0...4).count == 1)
+    }
+
+    static func rounded(_ ranges: [TimeRange]) -> [[Double]] {
+        ranges.map { [($0.start.seconds * 100).rounded() / 100, ($0.end.seconds * 100).rounded() / 100] }
+    }
+
+    /// On real dialogue: Megamind.avi's speech runs over the cut at 6.46 s and ends at 7.8 s;
+    /// the reel ends in the pause after it, and its last 0.1 s of sound is quiet.
+    @Test func megamindsReelEndsAfterTheSentence() async throws {
+        let film = try await offPool { try FaceFixtures.footage("Megamind.avi") }
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: film))
+        let sound = try #require(analysis.sound)
+        let pieces = HighlightEditor.pieces(analysis, editing: HighlightEditing())
+        let last = try #require(pieces.last)
+        #expect(last.end.seconds > 7.8 && last.end.seconds < 8.4, "\(pieces)")
+        #expect(sound.isQuiet(at: last.end.seconds))
+        #expect(!sound.isQuiet(at: 6.46), "the cut at 6.46 s is mid-sentence")
+    }
+}
