@@ -48,7 +48,8 @@ package enum HighlightEditor {
         guard let first = segments.first, let last = segments.last else { return [] }
         let bounds = TimeRange(start: first.timeRange.start, end: last.timeRange.end)
         let looks = RepeatFinder(samples: analysis.samples, distance: editing.repeatDistance)
-        var candidates = distinct(runs(segments, at: editing.minimumLevel, editing: editing, bounds: bounds), looks: looks)
+        let quality = PictureQuality(segments)
+        var candidates = distinct(runs(segments, at: editing.minimumLevel, editing: editing, bounds: bounds, quality: quality), looks: looks)
         let cuts = analysis.boundaries.map(\.time)
         let edits = EditPoints(boundaries: cuts.map(\.seconds), sound: analysis.sound,
                                bounds: bounds.start.seconds...bounds.end.seconds, snapDistance: editing.snapDistance,
@@ -62,7 +63,7 @@ package enum HighlightEditor {
             // Each lower segment on its own (joined into runs they would make one long piece).
             // They rank below the highlights; repeats among them are caught as they are chosen.
             let lower = segments.filter { $0.level < editing.minimumLevel }.flatMap { segment in
-                runs([segment], at: 0, editing: editing, bounds: bounds)
+                runs([segment], at: 0, editing: editing, bounds: bounds, quality: quality)
             }
             candidates += lower
         }
@@ -71,7 +72,10 @@ package enum HighlightEditor {
     }
 
     /// Runs of touching segments at or above `level`, joined across gaps under `mergeGap`.
-    static func runs(_ segments: [EngagementSegment], at level: Float, editing: HighlightEditing, bounds: TimeRange) -> [Piece] {
+    /// A run's strength is its level (mean and peak) times its pictures' quality: a blurred or
+    /// badly exposed stretch ranks below clear shots of the same video.
+    static func runs(_ segments: [EngagementSegment], at level: Float, editing: HighlightEditing, bounds: TimeRange,
+                     quality: PictureQuality = PictureQuality([])) -> [Piece] {
         var pieces: [Piece] = []
         var members: [[EngagementSegment]] = []
         for segment in segments where segment.level >= level {
@@ -88,7 +92,8 @@ package enum HighlightEditor {
             let seconds = run.map(\.timeRange.duration.seconds)
             let weighted = zip(run, seconds).map { Double($0.level) * $1 }.reduce(0, +) / max(seconds.reduce(0, +), 1e-6)
             let range = widened(TimeRange(start: start, end: end), to: editing.minimumPiece, within: bounds)
-            pieces.append(Piece(range: range, strength: 0.5 * weighted + 0.5 * Double(peak.level), peak: peak.timeRange,
+            let clarity = zip(run, seconds).map { quality.factor(of: $0.features) * $1 }.reduce(0, +) / max(seconds.reduce(0, +), 1e-6)
+            pieces.append(Piece(range: range, strength: (0.5 * weighted + 0.5 * Double(peak.level)) * clarity, peak: peak.timeRange,
                                 signature: meanSignature(run)))
         }
         return pieces
@@ -121,7 +126,12 @@ package enum HighlightEditor {
         for third in 0..<3 {
             let from = bounds.start.seconds + length * Double(third) / 3, to = from + length / 3
             let inside = candidates.filter { $0.peak.start.seconds >= from && $0.peak.start.seconds < to }
-            if let top = inside.max(by: { $0.strength < $1.strength }), top.strength >= 0.8 * best { order.append(top) }
+            // The video's arc: each third with a moment nearly as strong as the best, or with
+            // highlight material of its own (an ending's payoff), has its best in the reel.
+            if let top = inside.max(by: { $0.strength < $1.strength }),
+               top.strength >= 0.8 * best || top.strength >= Double(editing.minimumLevel) {
+                order.append(top)
+            }
         }
         order.sort { $0.strength > $1.strength }
         var rest = candidates.filter { piece in !order.contains { $0.range == piece.range } }

@@ -137,6 +137,23 @@ import Testing
         #expect(faded.map(\.duration.seconds).reduce(0, +) > total)
     }
 
+    /// A blurred close-up (the beak against the lens) rated as high as sharp shots of the bird
+    /// is not what the reel picks; the ending's own highlight is kept when the budget allows.
+    @Test func blurredStretchesRankBelowClearOnesAndTheEndingIsKept() {
+        var parts: [(Double, Double, Float, UInt8)] = []
+        for index in 0..<12 { parts.append((Double(index) * 4, Double(index) * 4 + 4, index == 1 ? 9 : index == 5 ? 8.5 : index == 10 ? 6.5 : 2, UInt8(index * 20))) }
+        var analysis = Self.analysis(parts)
+        analysis.segments[1].features = EngagementScoringTests.features(sharpness: 0.004)
+        for index in analysis.segments.indices where index != 1 { analysis.segments[index].features = EngagementScoringTests.features(sharpness: 0.06) }
+        var editing = HighlightEditing()
+        editing.budget = 4
+        let one = HighlightEditor.pieces(analysis, editing: editing)
+        #expect(one.count == 1 && one[0].start.seconds >= 20 && one[0].end.seconds <= 24.5, "the sharp 8.5, not the blurred 9: \(one)")
+        editing.budget = 12
+        let three = HighlightEditor.pieces(analysis, editing: editing)
+        #expect(three.contains { $0.start.seconds >= 38 && $0.start.seconds < 44 }, "the ending's 6.5: \(three)")
+    }
+
     @Test func aBudgetIsFilledEvenWhenNothingStandsOut() {
         let parts: [(Double, Double, Float, UInt8)] = (0..<20).map { index in
             let start = Double(index) * 3
