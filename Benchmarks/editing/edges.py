@@ -2,7 +2,7 @@
 """Scores where a reel's pieces start and end: on a shot boundary, in a pause of the sound, or
 neither (mid-sound, where a word may be cut).
 
-  edges.py REEL FOOTAGE_DIR clip [clip ...] [--budget SECONDS]
+  edges.py REEL FOOTAGE_DIR clip [clip ...] [--max-duration SECONDS]
 
 Pieces come from `REEL highlights CLIP --dry-run --json`, shot boundaries from `REEL analyze
 CLIP --json`. Pauses are measured here from ffmpeg's decode of the sound (16 kHz mono): runs
@@ -32,13 +32,13 @@ def levels(path):
 def main():
     argv = sys.argv[1:]
     budget = None
-    if "--budget" in argv:
-        i = argv.index("--budget"); budget = argv[i + 1]; del argv[i:i + 2]
+    if "--max-duration" in argv:
+        i = argv.index("--max-duration"); budget = argv[i + 1]; del argv[i:i + 2]
     reel, footage, clips = argv[0], argv[1], argv[2:]
     totals = {"edges": 0, "boundary": 0, "pause": 0, "neither": 0}
     for clip in clips:
         path = os.path.join(footage, clip)
-        extra = ["--budget", budget] if budget else []
+        extra = ["--max-duration", budget] if budget else []
         plan = json.loads(run([reel, "highlights", path, "--dry-run", "--json", "-o", "/tmp/edges-x.mp4"] + extra))
         ranges = [(r["start"], r["end"]) for r in plan["plannedRanges"]]
         analysis = json.loads(run([reel, "analyze", path, "--json"]))

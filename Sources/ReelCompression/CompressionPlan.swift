@@ -86,6 +86,10 @@ extension CompressionPlan {
             planner.config.trim = .ranges(trim.ranges)
             basis = trim.basis
             if !trim.focus.isEmpty { planner.config.reframing?.focus = trim.focus }
+            if let crossfade = trim.joinCrossfade, planner.config.crossfadeDuration == 0, !planner.config.streamCopy,
+               planner.config.targetQuality == nil, trim.ranges.allSatisfy({ $0.duration.seconds >= 2 * crossfade }) {
+                planner.config.crossfadeDuration = crossfade
+            }
         }
         var shotStarts: [Double] = []
         if let shots = config.targetQuality?.shots {

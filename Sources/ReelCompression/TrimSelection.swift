@@ -68,12 +68,16 @@ public struct PlannedTrim: Sendable {
     /// Faces a reframing camera should follow in preference to others (a reel of one person);
     /// empty for none.
     public var focus: [FramingFocus]
+    /// Seconds of crossfade the joins want when the configuration asks for none (joins that
+    /// would be jump cuts on a fixed camera dissolve instead); `nil` cuts.
+    public var joinCrossfade: Double?
 
     /// Creates a planned trim.
-    public init(ranges: [TimeRange], basis: (any TrimBasis)? = nil, focus: [FramingFocus] = []) {
+    public init(ranges: [TimeRange], basis: (any TrimBasis)? = nil, focus: [FramingFocus] = [], joinCrossfade: Double? = nil) {
         self.ranges = ranges
         self.basis = basis
         self.focus = focus
+        self.joinCrossfade = joinCrossfade
     }
 }
 

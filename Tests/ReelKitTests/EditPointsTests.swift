@@ -74,4 +74,25 @@ import Testing
         #expect(sound.isQuiet(at: last.end.seconds))
         #expect(!sound.isQuiet(at: 6.46), "the cut at 6.46 s is mid-sentence")
     }
+
+    /// vtest.avi is a fixed surveillance camera: joined pieces would make people jump in place,
+    /// so the reel's joins dissolve; the film's joins between scenes stay cuts.
+    @Test func aFixedCamerasJoinsDissolve() async throws {
+        let camera = try await offPool { try FaceFixtures.footage("vtest.avi") }
+        var config = Harness.fastConfig(in: try Fixtures.scratchDirectory("jump-cuts"))
+        config.outputURL = config.outputDirectory?.appendingPathComponent(UUID().uuidString + ".mp4")
+        config.trim = .highlights(HighlightReelOptions(maximumDuration: 12))
+        let plan = try await VideoCompressor().plan(camera, config: config)
+        #expect(plan.keptRanges.count >= 2, "\(plan.keptRanges)")
+        #expect(plan.config.crossfadeDuration == HighlightReelTrim.jumpCutDissolve)
+        let result = try await VideoCompressor().compress(plan)
+        let kept = plan.keptRanges.map { $0.duration.seconds }.reduce(0, +)
+        let expected = kept - Double(plan.keptRanges.count - 1) * HighlightReelTrim.jumpCutDissolve
+        let duration: Double = try MediaInfo.probe(result.url).duration
+        #expect(abs(duration - expected) < 0.25, "\(duration) s for \(expected) s")
+        let analysis = try #require(plan.analysis)
+        let scenes = [TimeRange(start: .zero, end: MediaTime(seconds: 3, timescale: 1000)),
+                      TimeRange(start: MediaTime(seconds: 40, timescale: 1000), end: MediaTime(seconds: 43, timescale: 1000))]
+        #expect(JoinLooks.hasJumpCuts(scenes, in: analysis), "two stretches of one fixed camera")
+    }
 }

@@ -106,8 +106,13 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
                 + "\(options.minimumLevel ?? HighlightEditing.defaultLevel) or above (nothing in it stands out); "
                 + "give a budget (--max-duration) or a lower --min-level")
         }
-        return PlannedTrim(ranges: ranges, basis: analysis)
+        // On a fixed camera, people would jump in place at each join: the joins dissolve.
+        return PlannedTrim(ranges: ranges, basis: analysis,
+                           joinCrossfade: JoinLooks.hasJumpCuts(ranges, in: analysis) ? Self.jumpCutDissolve : nil)
     }
+
+    /// Seconds of the dissolve at joins that would be jump cuts.
+    public static let jumpCutDissolve = 0.5
 
     public static func == (lhs: HighlightReelTrim, rhs: HighlightReelTrim) -> Bool {
         lhs.options == rhs.options && lhs.analyzer === rhs.analyzer

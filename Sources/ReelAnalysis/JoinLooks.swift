@@ -1,0 +1,26 @@
+import Foundation
+import ReelSupport
+
+/// Whether the joins of an edit would be jump cuts: the picture on both sides of a join looks
+/// nearly the same (a fixed camera on one scene), so people and things would jump in place.
+package enum JoinLooks {
+    /// Mean signature difference (0...1) under which the two sides of a join show the same
+    /// framing. Joins between scenes of a film measure 0.07-0.27; a fixed surveillance camera
+    /// 15-25 s apart 0.012-0.018.
+    static let sameFraming = 0.035
+
+    /// Whether most joins between consecutive `ranges` (in output order) join two pictures of
+    /// the same framing, judged from the analysis's samples next to each side of the join. The
+    /// transcode has one transition for all joins, so a reel of many scene changes with one
+    /// jump among them keeps its cuts.
+    package static func hasJumpCuts(_ ranges: [TimeRange], in analysis: VideoAnalysis) -> Bool {
+        let joins = zip(ranges, ranges.dropFirst()).compactMap { before, after -> Bool? in
+            guard let last = analysis.samples.last(where: { $0.time < before.end && $0.time >= before.start }),
+                  let first = analysis.samples.first(where: { $0.time >= after.start && $0.time < after.end }) else {
+                return nil
+            }
+            return PictureMeasurer.difference(last.signature, first.signature) < sameFraming
+        }
+        return !joins.isEmpty && 2 * joins.filter { $0 }.count > joins.count
+    }
+}
