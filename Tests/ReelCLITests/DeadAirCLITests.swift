@@ -87,6 +87,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.path("talk-compressed.mp4").path))
     }
 
+    @Test func splitWritesOnePiecePerPartBetweenPauses() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try await Self.talk(in: scratch)
+        let run = try await Reel.run(["split", "talk.mp4", "--cut-silence", "-o", "parts", "--speed", "ultrafast", "--json"],
+                                     in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let pieces = try #require(try run.jsonObject()["pieces"] as? [[String: Any]])
+        #expect(pieces.map { $0["output"] as? String ?? "" }
+            == ["parts/talk-part-001-1.32s.mp4", "parts/talk-part-002-4.58s.mp4", "parts/talk-part-003-8.66s.mp4",
+                "parts/talk-part-004-12.40s.mp4"])
+        for piece in pieces {
+            let length = (piece["end"] as? Double ?? 0) - (piece["start"] as? Double ?? 0)
+            let output = try MediaInfo.probe(scratch.path(piece["output"] as? String ?? ""))
+            #expect(abs((output.primaryVideo?.duration ?? 0) - length) < 2.0 / 30, "\(piece)")
+        }
+        let both = try await Reel.run(["split", "talk.mp4", "--cut-silence", "--shots", "-o", "parts"], in: scratch.url)
+        #expect(both.status == 2, "\(both.stderr)")
+    }
+
     @Test func analyzeExportsTheCutList() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
