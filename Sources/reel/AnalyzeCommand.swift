@@ -138,7 +138,7 @@ struct AnalyzeCommand: ReelCommand {
         switch format {
         case .json:
             var json = AnalysisReport.json(analysis, highlights: highlights, source: input.display, elapsed: elapsed)
-            if case .object(let fields) = json { json = .object(fields + [("deadAir", deadAir.map(ResultJSON.deadAir) ?? .null)]) }
+            if case .object(let fields) = json, let deadAir { json = .object(fields + [("deadAir", ResultJSON.deadAir(deadAir))]) }
             Console.printOut(json.rendered())
         case .text:
             Console.printOut(AnalysisReport.text(analysis, highlights: highlights, source: input.display, elapsed: elapsed)
