@@ -13,8 +13,9 @@ DEB_PACKAGES := pkg-config ffmpeg libavformat-dev libavcodec-dev libavutil-dev l
 	libdlib-dev libblas-dev liblapack-dev libsqlite3-dev
 # Test-only tools: headless Chromium renders the HTML reports (ReportTests); GNU parallel runs
 # the chunked-encode recipe (ChunkedRecipeTests); the DejaVu fonts let ffmpeg's drawtext write
-# the captions CaptionTests looks for.
-TEST_PACKAGES := chromium parallel fonts-dejavu-core
+# the captions CaptionTests looks for; alsa-utils' recorded voice (/usr/share/sounds/alsa) is the
+# real speech of the talk fixture the dead-air tests cut.
+TEST_PACKAGES := chromium parallel fonts-dejavu-core alsa-utils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_CLIP := Fixtures/clips/demo.mov
 DEMO_OUT := out/demo-messaging.mp4

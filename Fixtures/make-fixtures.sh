@@ -25,7 +25,7 @@ ALL=(
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts damaged_keyframe.mp4
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
-  sparse_rgb.avi chunked.mp4 anamorphic.mpg
+  sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -464,6 +464,30 @@ mk_subtitles_mkv() {
 mk_sparse_rgb_avi() {
   "${FF[@]}" -f lavfi -i "testsrc2=s=320x240:r=15:d=8,select='not(mod(n\,6))'" -fps_mode passthrough \
     -c:v cinepak "${BITEXACT[@]}" "$1"
+}
+
+# A talk with pauses, 320x180 at 30 fps, 15.000 s: five phrases of real speech (a woman's voice:
+# the channel names of alsa-utils' /usr/share/sounds/alsa, each trimmed to where its sound
+# reaches 4% of the clip's peak) between silences of 1.5, 2.0, 0.3, 1.2, 2.5 and 1.155 s. Speech
+# at [1.5, 2.785] [4.785, 6.015] [6.315, 7.66] [8.86, 10.105] [12.605, 13.845]. The picture
+# (testsrc2) moves throughout except frames 304-378 ([10.1, 12.633)), which repeat frame 303:
+# the 2.5 s pause is the only one over a still picture. AAC mono 48 kHz.
+mk_talk_mp4() {
+  local sounds=/usr/share/sounds/alsa
+  [[ -r $sounds/Front_Center.wav ]] || { echo "talk.mp4 needs $sounds (Debian package alsa-utils)" >&2; return 1; }
+  local pieces=("Front_Center 0.040 1.325" "Front_Left 0.020 1.250" "Rear_Right 0.055 1.400" "Side_Left 0.045 1.290" "Rear_Left 0.035 1.275")
+  local gaps=(1.5 2.0 0.3 1.2 2.5 1.155) inputs=() graph="" labels="" index=0
+  for piece in "${pieces[@]}"; do
+    read -r name start end <<<"$piece"
+    inputs+=(-i "$sounds/$name.wav")
+    graph+="aevalsrc=0:s=48000:d=${gaps[$index]}[g$index];[$index:a]atrim=start=$start:end=$end,asetpts=PTS-STARTPTS[s$index];"
+    labels+="[g$index][s$index]"
+    index=$((index + 1))
+  done
+  graph+="aevalsrc=0:s=48000:d=${gaps[$index]}[g$index];${labels}[g$index]concat=n=$((2 * index + 1)):v=0:a=1[a];"
+  graph+="testsrc2=s=320x180:r=30:d=15,split[t1][t2];[t1][t2]freezeframes=first=304:last=378:replace=303,format=yuv420p[v]"
+  "${FF[@]}" "${inputs[@]}" -filter_complex "$graph" -map "[v]" -map "[a]" \
+    "${X264[@]}" -g 60 "${AAC[@]}" -ac 1 -t 15 "${BITEXACT[@]}" "$1"
 }
 
 # --- driver ----------------------------------------------------------------------------------

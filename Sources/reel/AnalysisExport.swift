@@ -21,12 +21,14 @@ enum AnalysisExport {
         analysis.segments.filter { $0.timeRange.end > range.start && $0.timeRange.start < range.end }.map(\.level).max() ?? 0
     }
 
-    /// One row per shot, then one per highlight: `kind,index,start,end,duration,start_timecode,
-    /// end_timecode,start_frame,end_frame,level` (seconds; frames counted from 0, the end frame
-    /// being the first one after the range; level the highest of the range's segments).
-    static func csv(_ analysis: VideoAnalysis, highlights: [TimeRange], frameRate: Double) -> String {
+    /// One row per shot, then one per highlight, then (for a dead-air cut) one per part kept and
+    /// one per part cut: `kind,index,start,end,duration,start_timecode,end_timecode,start_frame,
+    /// end_frame,level` (seconds; frames counted from 0, the end frame being the first one after
+    /// the range; level the highest of the range's segments).
+    static func csv(_ analysis: VideoAnalysis, highlights: [TimeRange], frameRate: Double, deadAir: DeadAirReport? = nil) -> String {
         var lines = ["kind,index,start,end,duration,start_timecode,end_timecode,start_frame,end_frame,level"]
-        for (kind, ranges) in [("shot", analysis.shots), ("highlight", highlights)] {
+        let cut = deadAir.map { [("kept", $0.kept), ("cut", $0.cuts)] } ?? []
+        for (kind, ranges) in [("shot", analysis.shots), ("highlight", highlights)] + cut {
             for (index, range) in ranges.enumerated() {
                 let start = range.start.seconds, end = range.end.seconds
                 lines.append([

@@ -35,15 +35,20 @@ struct AnalyzeCommand: ReelCommand {
                 --format csv lists shots and highlights (seconds, timecodes, frame numbers counted \
                 from 0 with the end frame the first after the range, level); edl writes the \
                 highlights as a CMX3600 edit decision list (non-drop-frame timecode at the rounded \
-                frame rate, laid end to end on the record side); srt writes one chapter cue per shot.
+                frame rate, laid end to end on the record side); srt writes one chapter cue per shot. \
+                With --cut-silence or --cut-still (and their settings, as for 'reel compress') the \
+                dead air is found too: csv adds a kept and a cut row per part, json a deadAir \
+                object, and edl lists the parts kept instead of the highlights (without analyzing: \
+                the cut list of a dead-air cut, for an editor).
                 """,
             examples: [
                 "reel analyze holiday.mov",
                 "reel analyze holiday.mov --json | jq '.highlights'",
                 "reel analyze match.mp4 --sample-rate 10",
                 "reel analyze film.mkv --format edl > highlights.edl",
+                "reel analyze lecture.mp4 --cut-silence --format edl > lecture-cut.edl",
             ],
-            options: [format.spec] + AnalysisOptions.specs(analysisShape) + [ReportOption.analysis.spec]
+            options: [format.spec] + AnalysisOptions.specs(analysisShape) + PauseCutOptions.specs + [ReportOption.analysis.spec]
                 + ConsoleOptions.specs(console),
             positionals: [PositionalSpec(name: "INPUT", help: "The video to analyze.")])
     }
@@ -56,9 +61,12 @@ struct AnalyzeCommand: ReelCommand {
     let reportPage: String?
     let analysis: AnalysisOptions
     let console: ConsoleOptions
+    /// `--cut-silence`, `--cut-still`: the dead air to find as well.
+    let pauses: PauseCutOptions
 
     init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
         input = InputItem(display: arguments.positional("INPUT") ?? "")
+        pauses = try PauseCutOptions(arguments)
         let named: OutputFormat?
         do throws(ArgumentError) {
             named = try arguments.value(Self.format)
@@ -86,7 +94,20 @@ struct AnalyzeCommand: ReelCommand {
         let showProgress = console.showsProgress
         let started = Date()
         let analysis: VideoAnalysis
+        var deadAir: DeadAirReport?
         do {
+            if let options = pauses.options {
+                let source = try MediaInfo.probe(input.url, measuringBitRates: false)
+                deadAir = try await DeadAirDetector.report(of: source, options: options)
+                // The cut list alone needs no analysis.
+                if format == .edl, let deadAir {
+                    Console.printOut(AnalysisExport.edl(
+                        highlights: deadAir.kept, frameRate: source.primaryVideo?.video?.frameRate ?? 30,
+                        title: input.url.deletingPathExtension().lastPathComponent + " without dead air",
+                        clipName: input.url.lastPathComponent))
+                    return ExitStatus.success
+                }
+            }
             let asset = MediaIntelligenceVideoAsset(url: input.url)
             analysis = try await VideoAnalyzer(options: self.analysis.analyzer).analysis(of: asset) { fraction in
                 if showProgress { Console.printErr("\ranalyzing \(input.display): \(Int(fraction * 100))%") }
@@ -116,11 +137,14 @@ struct AnalyzeCommand: ReelCommand {
         let frameRate = (try? MediaInfo.probe(input.url))?.primaryVideo?.video?.frameRate ?? 30
         switch format {
         case .json:
-            Console.printOut(AnalysisReport.json(analysis, highlights: highlights, source: input.display, elapsed: elapsed).rendered())
+            var json = AnalysisReport.json(analysis, highlights: highlights, source: input.display, elapsed: elapsed)
+            if case .object(let fields) = json, let deadAir { json = .object(fields + [("deadAir", ResultJSON.deadAir(deadAir))]) }
+            Console.printOut(json.rendered())
         case .text:
-            Console.printOut(AnalysisReport.text(analysis, highlights: highlights, source: input.display, elapsed: elapsed))
+            Console.printOut(AnalysisReport.text(analysis, highlights: highlights, source: input.display, elapsed: elapsed)
+                + (deadAir.map { "\n  dead air    " + ResultReport.deadAirText($0) + "\n  cuts        " + ResultReport.rangeList($0.cuts) } ?? ""))
         case .csv:
-            Console.printOut(AnalysisExport.csv(analysis, highlights: highlights, frameRate: frameRate))
+            Console.printOut(AnalysisExport.csv(analysis, highlights: highlights, frameRate: frameRate, deadAir: deadAir))
         case .edl:
             Console.printOut(AnalysisExport.edl(
                 highlights: highlights, frameRate: frameRate, title: input.url.deletingPathExtension().lastPathComponent,

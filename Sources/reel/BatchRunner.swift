@@ -77,6 +77,7 @@ struct BatchRunner: Sendable {
             display.finish(slot: slot, status: .compressed)
             var outcome = FileOutcome(file: file, status: .compressed, analytics: result.analytics, message: nil)
             outcome.analysis = result.analysis
+            outcome.deadAir = result.deadAir
             return outcome
         } catch .cancelled {
             display.finish(slot: slot, status: .cancelled)

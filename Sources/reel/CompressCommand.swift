@@ -233,6 +233,7 @@ struct CompressCommand: ReelCommand {
                 let plan = try await compressor.plan(source, config: config.writing(to: file.output), frameReducer: reducer)
                 outcome.plannedRanges = plan.keptRanges
                 outcome.plannedCameraPath = plan.cameraPath
+                outcome.deadAir = plan.deadAir
                 result.append(outcome)
             } catch {
                 result.append(FileOutcome(file: file, status: .failed, analytics: nil, message: ErrorText.line(for: error, file: file)))

@@ -16,6 +16,14 @@ enum CompressHelp {
         --max-dimension say otherwise; --quality sets a GIF's colours and a WebP's quality, \
         and --target-size lowers the frame rate, then the picture, then those until it fits.
 
+        Dead air: --cut-silence keeps only the parts with sound, each with --silence-margin \
+        of quiet around it (default 0.2s), and cuts the rest; sound is what peaks above \
+        --silence-level (default 4% of the loudest peak, auto-editor's default; or a level such \
+        as -40dB); gaps shorter than --min-pause (default 0.5s) stay. --cut-still cuts only the \
+        pauses over a still picture (or, without sound, where the picture stands still). The \
+        sound is decoded once, alone, and the parts kept are encoded joined in one pass; with \
+        --start/--end or --ranges only those parts are looked in. --dry-run lists the cuts.
+
         Batch: several inputs, a directory, or --shard make a batch. Up to --jobs files are \
         compressed at once; an input whose output already exists and is a complete video is \
         skipped, so an interrupted batch resumes where it stopped; a failing file does not \
@@ -34,6 +42,7 @@ enum CompressHelp {
         "reel compress clip.mp4 --start 1.5 --end 00:00:12.250 --codec hevc --speed slow",
         "reel compress match.mp4 --ranges 1.5-4,10-14.2 --preset social",
         "reel compress match.mp4 --ranges 60-90 --copy",
+        "reel compress lecture.mp4 --cut-silence --silence-margin 0.1s,0.3s --dry-run",
         "reel compress ~/clips/ --output-dir out/ --jobs 2",
         "reel compress ~/clips/ --output-dir out/ --shard 3/8 --json",
     ]

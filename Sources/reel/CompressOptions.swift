@@ -19,7 +19,7 @@ struct CompressOptions: Sendable {
         /// `reel compress`.
         static let compress = Kind(
             output: outputShape(suffix: "-compressed"),
-            encoding: [.target, .reducer, .trim, .ranges, .join, .copy],
+            encoding: [.target, .reducer, .trim, .ranges, .pauses, .join, .copy],
             analysis: .init(saved: "The saved analysis ('reel analyze IN --json > FILE') that --report shows, "
                 + "instead of analyzing again (one input)."),
             makesReels: false)

@@ -24,6 +24,8 @@ struct ConfigOverrides: Sendable {
         static let copy = Groups(rawValue: 1 << 4)
         /// `--reducer`, `--seed`.
         static let reducer = Groups(rawValue: 1 << 5)
+        /// `--cut-silence`, `--cut-still` and their settings (with `trim`: the parts looked in).
+        static let pauses = Groups(rawValue: 1 << 6)
     }
 
     /// The declarations of the groups, in help order; `presetNames` are the names `--preset`
@@ -33,6 +35,7 @@ struct ConfigOverrides: Sendable {
         if groups.contains(.target) { specs += TargetOptions.specs }
         if groups.contains(.reducer) { specs += ReducerOptions.specs }
         if groups.contains(.trim) { specs += TrimOptions.specs(ranges: groups.contains(.ranges)) }
+        if groups.contains(.pauses) { specs += PauseCutOptions.specs }
         if groups.contains(.join) { specs.append(JoinOptions.crossfade.spec) }
         if groups.contains(.copy) { specs.append(CopyOption.copy.spec) }
         return specs + AudioOptions.specs
@@ -46,12 +49,14 @@ struct ConfigOverrides: Sendable {
     let trim: TrimOptions?
     let join: JoinOptions?
     let copy: CopyOption?
+    let pauses: PauseCutOptions?
 
     /// Reads the options of the preset, picture and audio groups and of `groups` (the same
     /// groups `specs` declared).
     init(_ arguments: ParsedArguments, _ groups: Groups) throws(CommandFailure) {
         preset = try PresetOptions(arguments)
         reducer = groups.contains(.reducer) ? try ReducerOptions(arguments) : nil
+        pauses = groups.contains(.pauses) ? try PauseCutOptions(arguments) : nil
         do throws(ArgumentError) {
             picture = try PictureOptions(arguments)
             audio = try AudioOptions(arguments)
@@ -83,6 +88,7 @@ struct ConfigOverrides: Sendable {
         } catch {
             throw CommandFailure(error)
         }
+        try pauses?.apply(to: &config, copy: copy?.isSet ?? false)
         // A preset made for GIF or WebP keeps its own frame rate and size.
         if preset.format != nil { applyAnimatedImageDefaults(to: &config) }
         return config

@@ -30,6 +30,8 @@ struct FileOutcome: Sendable {
     var plannedCameraPath: CameraPath? = nil
     /// The analysis a highlight reel was cut from (its plan ran it), for the report.
     var analysis: VideoAnalysis? = nil
+    /// What a dead-air cut found (planned or done): the pauses cut and the parts kept.
+    var deadAir: DeadAirReport? = nil
 
     /// The outcome a plan has before anything runs: skipped, failed, or (`dryRun`) planned.
     static func preliminary(_ file: PlannedFile, dryRun: Bool) -> FileOutcome? {

@@ -24,7 +24,26 @@ enum ResultJSON {
         if outcome.status == .planned {
             fields.append(("cameraPath", outcome.plannedCameraPath.map(cameraPath) ?? .null))
         }
+        fields.append(("deadAir", outcome.deadAir.map(deadAir) ?? .null))
         return .object(fields)
+    }
+
+    /// What a dead-air cut found: its settings, the seconds looked in, kept and cut, and the
+    /// parts kept and cut out.
+    static func deadAir(_ report: DeadAirReport) -> JSONValue {
+        .object([
+            ("stillPictureOnly", .bool(report.options.requiresStillPicture)),
+            ("silenceLevel", .string(PauseCutOptions.text(report.options.silenceLevel))),
+            ("silenceLevelDecibels", .init(report.silenceLevelDecibels.map { ($0 * 10).rounded() / 10 })),
+            ("marginBefore", .init(report.options.marginBefore)),
+            ("marginAfter", .init(report.options.marginAfter)),
+            ("minimumPause", .init(report.options.minimumPause)),
+            ("searchedDuration", .init(report.searchedDuration)),
+            ("keptDuration", .init(report.keptDuration)),
+            ("cutDuration", .init(report.cutDuration)),
+            ("kept", ranges(report.kept)),
+            ("cuts", ranges(report.cuts)),
+        ])
     }
 
     /// The virtual camera's path: its shape, window, and every shot's points.

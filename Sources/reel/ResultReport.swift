@@ -13,6 +13,21 @@ enum ResultReport {
             + (whole > 0 ? ", \(whole) shown whole" : "")
     }
 
+    /// How much a dead-air cut took out: `4 pauses below -34.0 dB: 6.76 s of 15.00 s (45%)`.
+    static func deadAirText(_ report: DeadAirReport) -> String {
+        let searched = report.searchedDuration
+        let share = searched > 0 ? Int((report.cutDuration / searched * 100).rounded()) : 0
+        let count = report.cuts.count == 1 ? "1 pause" : "\(report.cuts.count) pauses"
+        let still = report.options.requiresStillPicture ? " over a still picture" : ""
+        let level = report.silenceLevelDecibels.map { String(format: " below %.1f dB", $0) } ?? ""
+        return count + still + level + String(format: ": %.2f s of %.2f s (%d%%)", report.cutDuration, searched, share)
+    }
+
+    /// Source ranges in seconds as `--ranges` takes them: `1.30-2.98,4.58-7.86`.
+    static func rangeList(_ ranges: [TimeRange]) -> String {
+        ranges.isEmpty ? "none" : ranges.map { String(format: "%.2f-%.2f", $0.start.seconds, $0.end.seconds) }.joined(separator: ",")
+    }
+
     /// The summary of one compressed file, e.g. sizes, ratio, dimensions, bit rates, time.
     static func single(_ outcome: FileOutcome) -> String? {
         let file = outcome.file
@@ -23,7 +38,11 @@ enum ResultReport {
                     .joined(separator: ", ")
             } ?? ""
             let note = outcome.message.map { "\n  note: " + $0 } ?? ""
-            return "would compress \(file.input.display) -> \(file.outputDisplay)" + ranges + note
+            let cut = outcome.deadAir.map { report in
+                "\n  cut: " + deadAirText(report) + "\n  cuts: " + rangeList(report.cuts)
+                    + "\n  keeps (--ranges): " + rangeList(report.kept)
+            } ?? ""
+            return "would compress \(file.input.display) -> \(file.outputDisplay)" + ranges + note + cut
         case .skipped: return "skipped \(file.input.display): \(outcome.message ?? "")"
         case .failed, .cancelled: return nil
         case .compressed: break
@@ -57,6 +76,7 @@ enum ResultReport {
         ]
         if let hdr = result.encoding?.hdr { rows.append(("hdr", hdr.summary)) }
         if let path = result.cameraPath { rows.append(("framing", framingText(path))) }
+        if let report = outcome.deadAir { rows.append(("cut", deadAirText(report))) }
         rows.append(("time", timeText(result, analyzed: outcome.analysis != nil || result.targetQuality != nil)))
         if result.corruptPacketsSkipped > 0 || result.damagedFrames > 0 {
             rows.append(("damage", "\(result.corruptPacketsSkipped) corrupt source packets skipped, "

@@ -2,7 +2,7 @@ import Foundation
 import ReelArguments
 import ReelKit
 
-/// `reel split`: one file per shot or per highlight of a video.
+/// `reel split`: one file per shot, per highlight, or per part between pauses of a video.
 struct SplitCommand: ReelCommand {
     /// `-o DIR` and `--overwrite`.
     static let outputShape = OutputOptions.Shape(
@@ -21,21 +21,25 @@ struct SplitCommand: ReelCommand {
     static func spec(presetNames: [String]) -> CommandSpec {
         CommandSpec(
             name: "split",
-            abstract: "Write one file per shot or per highlight of a video.",
+            abstract: "Write one file per shot, per highlight or per part between pauses of a video.",
             discussion: """
                 Analyzes the video (or takes a saved analysis with --analysis) and writes each \
                 shot (--shots) or each highlight (--highlights) to DIR as NAME-shot-001-12.50s.EXT, \
                 numbered in time order and named with its start time. Each piece is re-encoded \
                 with the preset and options of 'reel compress', or with --copy cut losslessly on \
-                keyframes (so a piece may start a little earlier than its shot). Every piece is \
-                written under a temporary name and renamed when complete.
+                keyframes (so a piece may start a little earlier than its shot). With \
+                --cut-silence (or --cut-still) each part a dead-air cut keeps is a piece, \
+                NAME-part-001-1.32s.EXT, and no analysis runs (see 'reel compress --help', \
+                "Dead air"; not with --copy). Every piece is written under a temporary name and \
+                renamed when complete.
                 """,
             examples: [
                 "reel split film.mkv --shots -o shots/",
                 "reel split match.mp4 --highlights -o best/ --preset social",
                 "reel split match.mp4 --shots -o cuts/ --copy --analysis match.json",
+                "reel split lecture.mp4 --cut-silence --min-pause 2s -o parts/",
             ],
-            options: OutputOptions.specs(outputShape) + [Keys.shots.spec, Keys.highlights.spec]
+            options: OutputOptions.specs(outputShape) + [Keys.shots.spec, Keys.highlights.spec] + PauseCutOptions.specs
                 + AnalysisOptions.specs(.savedAnalysis) + ConfigOverrides.specs(presetNames: presetNames, encoding)
                 + ConsoleOptions.specs(.standard),
             positionals: [PositionalSpec(name: "INPUT", help: "The video to split.")])
@@ -45,6 +49,8 @@ struct SplitCommand: ReelCommand {
     let input: InputItem
     /// Pieces per shot (`--shots`) or per highlight.
     let byShot: Bool
+    /// `--cut-silence`, `--cut-still`: pieces per part kept between pauses instead.
+    let pauses: PauseCutOptions
     /// The directory, as typed.
     let directoryPath: String
     let output: OutputOptions
@@ -59,6 +65,7 @@ struct SplitCommand: ReelCommand {
     init(_ arguments: ParsedArguments, catalog: PresetCatalog) throws(CommandFailure) {
         input = InputItem(display: arguments.positional("INPUT") ?? "")
         overrides = try ConfigOverrides(arguments, Self.encoding)
+        pauses = try PauseCutOptions(arguments)
         let shots: Bool, highlights: Bool
         do throws(ArgumentError) {
             shots = try arguments.isSet(Keys.shots)
@@ -69,7 +76,12 @@ struct SplitCommand: ReelCommand {
         } catch {
             throw CommandFailure(error)
         }
-        guard shots != highlights else { throw .usage("give one of --shots and --highlights") }
+        guard [shots, highlights, pauses.options != nil].filter({ $0 }).count == 1 else {
+            throw .usage("give one of --shots, --highlights and --cut-silence (or --cut-still)")
+        }
+        if pauses.options != nil, overrides.copy?.isSet == true {
+            throw .usage("the parts between pauses start and end on the pauses' edges, and --copy only on keyframes: drop one of the two")
+        }
         guard let directoryPath = output.path else { throw .usage("give the directory to write to with -o DIR") }
         byShot = shots
         self.directoryPath = directoryPath
@@ -100,9 +112,15 @@ struct SplitCommand: ReelCommand {
         var written: [(range: TimeRange, output: URL, size: Int64)] = []
         do throws(ReelError) {
             let source = try await compressor.probe(input.url)
-            let analysis = try await SavedAnalysisFile.analysis(of: input, saved: self.analysis.saved, quiet: quiet)
-            let kind = byShot ? "shot" : "highlight"
-            let ranges = kind == "shot" ? analysis.shots : HighlightAnalysisRequest().highlights(in: analysis)
+            let kind: String, ranges: [TimeRange]
+            if let options = pauses.options {
+                kind = "part"
+                ranges = try await DeadAirDetector.report(of: source, options: options).kept
+            } else {
+                let analysis = try await SavedAnalysisFile.analysis(of: input, saved: self.analysis.saved, quiet: quiet)
+                kind = byShot ? "shot" : "highlight"
+                ranges = kind == "shot" ? analysis.shots : HighlightAnalysisRequest().highlights(in: analysis)
+            }
             guard !ranges.isEmpty else {
                 Console.error("\(input.display): has no \(kind)s to write")
                 return ExitStatus.failure

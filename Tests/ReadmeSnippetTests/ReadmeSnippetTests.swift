@@ -26,7 +26,7 @@ import Testing
     /// Each snippet appears, line for line (imports aside), in ReadmeSnippets.swift.
     @Test func theSnippetsAreTheReadmes() throws {
         let blocks = try Self.snippets(), compiled = try Self.compiled()
-        #expect(blocks.count == 7)
+        #expect(blocks.count == 8)
         for block in blocks {
             let lines = block.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("import ") }
             let text = lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)

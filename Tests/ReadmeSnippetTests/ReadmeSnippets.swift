@@ -81,6 +81,20 @@ let sheet = try await Thumbnailer().contactSheet(of: source, frames: 12, selecti
 _ = (thumbnail, sheet)
 }
 
+// "Dead air: the pauses cut out".
+func deadAirSnippet(source: URL) async throws {
+var options = DeadAirOptions()           // auto-editor's defaults: 4% of the peak, 0.2 s margins
+options.marginAfter = 0.3                // a little more of each word's tail
+options.minimumPause = 0.5               // shorter gaps stay (the default)
+var config = CompressionConfig()
+config.trim = .cuttingDeadAir(options)   // .requiresStillPicture: only pauses over a still picture
+let result = try await VideoCompressor().compressVideo(source, config: config)
+if let cut = result.deadAir {
+    print(cut.cutDuration, cut.cuts)     // seconds cut, and the pauses that went
+}
+print(result.analytics.keptRanges)       // the parts kept, joined in one encode
+}
+
 // "Vertical and square: a camera that follows the subject".
 func verticalSnippet(source: URL) async throws {
 var config = VideoQuality.socialMedia.defaultConfig

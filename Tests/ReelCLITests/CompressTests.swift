@@ -80,8 +80,8 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stderr.contains("\r"), "no progress bar when stderr is not a terminal")
         let object = try run.jsonObject()
-        #expect(Set(object.keys) == ["input", "output", "status", "error", "note", "result"])
-        #expect(object["error"] is NSNull && object["note"] is NSNull)
+        #expect(Set(object.keys) == ["input", "output", "status", "error", "note", "result", "deadAir"])
+        #expect(object["error"] is NSNull && object["note"] is NSNull && object["deadAir"] is NSNull)
         let result = try #require(object["result"] as? [String: Any])
         #expect(Set(result.keys) == [
             "compressionRatio", "processingTime", "planningTime", "encodingTime", "videoCodec", "original", "compressed",

@@ -54,7 +54,8 @@ package enum AnalysisReader {
 
     /// Reads the whole file once. `makeSink` is called once per chunk before decoding starts;
     /// each sink then receives its chunk's pictures from one worker. `onAudio` receives the
-    /// audio in order, from one worker.
+    /// audio in order, from one worker, and `onAudioStart` then the time of its first sample
+    /// (on the file's clock), when the stream gave one.
     package static func read<Sink: AnalysisPictureSink>(
         source: MediaInfo, sampleRate: Double, width: Int, height: Int, faces: FacePictureSampling? = nil,
         skipping: FrameSkipping = .bidirectional,
@@ -62,7 +63,8 @@ package enum AnalysisReader {
         shouldCancel: @escaping @Sendable () -> Bool,
         progress: @escaping @Sendable (Double) -> Void,
         makeSink: () -> Sink,
-        onAudio: @escaping @Sendable ([Float]) -> Void
+        onAudio: @escaping @Sendable ([Float]) -> Void,
+        onAudioStart: @escaping @Sendable (MediaTime?) -> Void = { _ in }
     ) throws(MediaFailure) -> AnalysisReadout<Sink> {
         guard let videoIndex = source.primaryVideoStreamIndex else { throw .noVideoStream }
         // Only packets are read here (to plan the chunks): no need for complete parameters.
@@ -118,7 +120,9 @@ package enum AnalysisReader {
                             }
                             if !exact { state.rejectSkippingBFrames() }
                         case .audio:
-                            if let audioStream { try MonoAudioDecoder.decodeAll(audioStream, shouldStop: stop, into: onAudio) }
+                            if let audioStream {
+                                onAudioStart(try MonoAudioDecoder.decodeAll(audioStream, shouldStop: stop, into: onAudio))
+                            }
                         case .chunk(let chunk):
                             let reader: AnalysisVideoWorker
                             if let worker {

@@ -8,6 +8,8 @@ final class MonoAudioDecoder {
     private var graph: FilterGraph?
     private let decoded: Frame
     private let filtered: Frame
+    /// The presentation time of the first decoded frame (the first sample handed on), once known.
+    private(set) var firstTime: MediaTime?
 
     init(input: InputFile, streamIndex: Int) throws(MediaFailure) {
         decoder = try Decoder(input: input, streamIndex: streamIndex)
@@ -18,6 +20,7 @@ final class MonoAudioDecoder {
     /// Decodes a packet (`nil` flushes) and hands the resampled mono samples to `sink`.
     func decode(_ packet: Packet?, into sink: ([Float]) -> Void) throws(MediaFailure) {
         try decoder.decode(packet, into: decoded) { frame throws(MediaFailure) in
+            if firstTime == nil { firstTime = decoder.time(of: frame) }
             let graph = try self.graph.orMake { () throws(MediaFailure) in try makeGraph(for: frame) }
             try graph.push(frame)
             try pull(graph, sink)
@@ -50,8 +53,10 @@ final class MonoAudioDecoder {
 
 extension MonoAudioDecoder {
     /// Decodes the whole audio stream `stream` on its own demuxer (the other streams are not
-    /// even read) and hands the mono samples to `sink` in order.
-    static func decodeAll(_ stream: ProbedStream, shouldStop: () -> Bool, into sink: ([Float]) -> Void) throws(MediaFailure) {
+    /// even read) and hands the mono samples to `sink` in order. Returns the time of the first
+    /// sample (its frame's presentation time on the file's clock), when the stream gave one.
+    @discardableResult
+    static func decodeAll(_ stream: ProbedStream, shouldStop: () -> Bool, into sink: ([Float]) -> Void) throws(MediaFailure) -> MediaTime? {
         let streamIndex = stream.index
         let input = try InputFile.reopen(stream)
         let decoder = try MonoAudioDecoder(input: input, streamIndex: streamIndex)
@@ -63,5 +68,6 @@ extension MonoAudioDecoder {
             try decoder.decode(packet, into: sink)
         }
         try decoder.decode(nil, into: sink)
+        return decoder.firstTime
     }
 }
