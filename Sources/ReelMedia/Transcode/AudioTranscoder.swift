@@ -29,9 +29,13 @@ package struct AudioTranscoder {
         let primary = indices.first
         let input = try InputFile.reopen(plan.source, keeping: Set(indices))
         let sink = try MuxingSink(plan: plan, metadataSource: plan.keepsMetadata ? input : nil, subtitles: subtitles)
-        let stages = try plan.audioTracks.indices.map { track throws(MediaFailure) in
-            try AudioStage(input: input, track: track, sink: sink)
+        let encoded = try plan.audioTracks.indices.map { track throws(MediaFailure) in try EncodedAudio(sink: sink, track: track) }
+        let videoEnd = plan.videoEnd
+        let stages = try zip(plan.audioTracks, encoded).map { track, output throws(MediaFailure) in
+            try AudioStage(input: input, streamIndex: track.streamIndex, settings: track.settings,
+                           finishing: plan.audioFinishing(for: track, videoEnd: videoEnd), output: output)
         }
+        let joins = plan.audioJoins
         let stageOf = Dictionary(uniqueKeysWithValues: zip(indices, stages))
         try sink.startWithoutVideo()
         let total = max(plan.ranges.map { ($0.end - $0.start).seconds }.reduce(0, +), 0.001)
@@ -40,12 +44,12 @@ package struct AudioTranscoder {
         for (position, range) in plan.ranges.enumerated() {
             for track in subtitles { track.schedule(range, outputOffset: offset, outputEnd: nil) }
             try sink.writeSubtitles()
-            if !stages.isEmpty && (position > 0 || range.needsSeek) { try input.seek(toSeconds: range.start.seconds) }
-            let isLast = position == plan.ranges.count - 1
-            for stage in stages {
-                stage.beginRange(range, outputOffset: offset, fadeIn: position > 0, fadeOut: !isLast,
-                                 crossfadeIn: false, tailStart: nil, crossfade: 0)
+            if !stages.isEmpty && (position > 0 || range.needsSeek) {
+                try input.seek(toSeconds: range.start.seconds - plan.audioSeekLead(position: position, joins: joins))
             }
+            let edges = joins.edges(position: position, outputOffset: offset, duration: (range.end - range.start).seconds,
+                                    pictureBlendsIn: false, pictureTailStart: nil)
+            for stage in stages { stage.beginRange(range, outputOffset: offset, edges: edges) }
             var atEndOfFile = false
             while !stages.allSatisfy(\.isDone) {
                 if shouldCancel() { throw .cancelled }
@@ -71,6 +75,6 @@ package struct AudioTranscoder {
             throw .failed(.decode, "avcodec_send_packet", "\(corrupt) audio packets are corrupt and could not be decoded")
         }
         try sink.output.finish()
-        return stages.first?.framesEncoded ?? 0
+        return encoded.first?.framesEncoded ?? 0
     }
 }

@@ -31,7 +31,8 @@ package struct TranscodePlan: Sendable {
     var subtitleStreamIndices: [Int]
     /// Move the index to the front of the file.
     var fastStart: Bool
-    /// Seconds of crossfade at each join between ranges (0: cut with short audio fades).
+    /// Seconds of crossfade at each join between ranges (0: cut, the sound overlapping
+    /// briefly: `AudioJoins`).
     var crossfade: Double = 0
     /// The virtual camera: each source frame is cropped to its window before `videoFilter`
     /// (or, in fitted shots, goes whole through `framing.fitFilter`); `nil` keeps the frame.
