@@ -45,6 +45,10 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     /// nor dips. A join is cut plainly when the range before it is shorter than twice the
     /// crossfade. Each crossfade shortens the output by its length.
     public var crossfadeDuration: Double = 0
+    /// Seconds of fade from black and silence at the output's start and back to them at its
+    /// end (the first and last pictures black). `nil` leaves it to the trim: a highlight reel
+    /// fades (`HighlightReelOptions.edgeFadeDuration`, 0.4 s), other outputs do not; 0 never.
+    public var edgeFadeDuration: Double?
     /// Whether the output keeps the source's tags: creation time, title, location and the like
     /// in the container, language, title and handler name on the video and audio tracks.
     /// `false` writes none of them (`reel compress --strip-metadata`), for privacy.
@@ -143,6 +147,12 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
         }
         if streamCopy && crossfadeDuration > 0 {
             throw .invalidConfiguration("a stream copy cannot crossfade; crossfades need re-encoding")
+        }
+        if let fade = edgeFadeDuration {
+            if !(0...5).contains(fade) {
+                throw .invalidConfiguration("edgeFadeDuration must be between 0 and 5 s, got \(fade)")
+            }
+            if streamCopy && fade > 0 { throw .invalidConfiguration("a stream copy cannot fade; fades need re-encoding") }
         }
         if let target = targetFileSize {
             switch target {

@@ -82,6 +82,8 @@ extension CompressionPlan {
             planner.config.trim = .ranges(trim.ranges)
             basis = trim.basis
             if !trim.focus.isEmpty { planner.config.reframing?.focus = trim.focus }
+            // What the trim asks of the output (a reel's fades) where the config says nothing; a copy cannot.
+            if planner.config.edgeFadeDuration == nil, !config.streamCopy { planner.config.edgeFadeDuration = trim.edgeFadeDuration }
         }
         var shotStarts: [Double] = []
         if let shots = config.targetQuality?.shots {

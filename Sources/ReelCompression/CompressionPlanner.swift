@@ -115,6 +115,7 @@ struct CompressionPlanner {
             audioTracks: audio, subtitleStreamIndices: subtitles, fastStart: !animated, crossfade: config.crossfadeDuration, reducer: reducer,
             targetFrameRate: reduces ? target : nil, keepsMetadata: config.keepsMetadata)
         plan.framing = framingPlan
+        plan.edgeFade = config.edgeFadeDuration ?? 0
         let summary = EncodingSummary(
             constantRateFactor: animated ? nil : rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
             keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter,

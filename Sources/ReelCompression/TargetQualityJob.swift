@@ -60,7 +60,7 @@ struct TargetQualityJob {
                     _ = try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: { _ in }).run()
                     return try QualityMeter.measure(
                         encoded: samples, source: source, streamIndex: videoIndex, range: sample,
-                        referenceFilter: decision.plan.referenceFilter, metric: target.metric, shouldCancel: { flag.isRaised })
+                        referenceFilter: plan.referenceFilter, metric: target.metric, shouldCancel: { flag.isRaised })
                 }
                 try? FileManager.default.removeItem(at: samples)
                 if !values.isEmpty { points.append((crf, values.reduce(0, +) / Double(values.count))) }

@@ -68,12 +68,17 @@ public struct PlannedTrim: Sendable {
     /// Faces a reframing camera should follow in preference to others (a reel of one person);
     /// empty for none.
     public var focus: [FramingFocus]
+    /// Seconds of fade from black and silence at the output's edges the planner asks for (a
+    /// highlight reel's), used where `CompressionConfig.edgeFadeDuration` is `nil`.
+    public var edgeFadeDuration: Double?
 
     /// Creates a planned trim.
-    public init(ranges: [TimeRange], basis: (any TrimBasis)? = nil, focus: [FramingFocus] = []) {
+    public init(ranges: [TimeRange], basis: (any TrimBasis)? = nil, focus: [FramingFocus] = [],
+                edgeFadeDuration: Double? = nil) {
         self.ranges = ranges
         self.basis = basis
         self.focus = focus
+        self.edgeFadeDuration = edgeFadeDuration
     }
 }
 

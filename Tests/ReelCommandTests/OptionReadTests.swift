@@ -71,10 +71,10 @@ import Testing
         let compress = try names("compress")
         #expect(try names("highlights") == compress.subtracting(["start", "end", "ranges"]).union(["max-duration", "min-level", "faces", "person"]))
         #expect(try names("split") == compress.subtracting([
-            "output-dir", "start", "end", "ranges", "crossfade", "jobs", "shard", "dry-run", "target-size", "target-quality", "report",
+            "output-dir", "start", "end", "ranges", "crossfade", "fade", "jobs", "shard", "dry-run", "target-size", "target-quality", "report",
         ]).union(["shots", "highlights"]))
         #expect(try names("plan") == compress.subtracting([
-            "output-dir", "ranges", "crossfade", "jobs", "shard", "dry-run", "reducer", "seed", "copy", "report",
+            "output-dir", "ranges", "crossfade", "fade", "jobs", "shard", "dry-run", "reducer", "seed", "copy", "report",
         ]).union(["chunk"]))
     }
 }

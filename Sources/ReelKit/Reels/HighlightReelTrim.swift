@@ -23,12 +23,18 @@ public struct HighlightReelOptions: Sendable, Equatable {
     public var analysis: VideoAnalysis?
     /// A reel of one person: only moments they are on screen, and a reframed reel frames them.
     public var person: ReelPerson?
+    /// Seconds the reel fades in from black and silence at its start and out at its end (0:
+    /// none), unless `CompressionConfig.edgeFadeDuration` says otherwise. 0.4 s by default: long
+    /// enough to read as a fade rather than a glitch, short enough not to hide the first and
+    /// last moments a reel keeps.
+    public var edgeFadeDuration: Double
 
     /// Creates highlight reel options.
     public init(maximumDuration: Double? = nil, minimumLevel: Float? = nil, minimumRangeDuration: Double = 2,
                 snapDistance: Double = 0.5, crossfadeDuration: Double = 0, analysis: VideoAnalysis? = nil,
-                person: ReelPerson? = nil) {
+                person: ReelPerson? = nil, edgeFadeDuration: Double = 0.4) {
         self.person = person
+        self.edgeFadeDuration = edgeFadeDuration
         self.crossfadeDuration = crossfadeDuration
         self.maximumDuration = maximumDuration
         self.minimumLevel = minimumLevel
@@ -98,7 +104,7 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
             let focus = seen.faces.compactMap { face in
                 face.time.map { FramingFocus(time: $0.seconds, box: face.bounds) }
             }
-            return PlannedTrim(ranges: ranges, basis: analysis, focus: focus)
+            return PlannedTrim(ranges: ranges, basis: analysis, focus: focus, edgeFadeDuration: options.edgeFadeDuration)
         }
         let ranges = HighlightReelPlanner.ranges(for: analysis, options: options)
         guard !ranges.isEmpty else {
@@ -106,7 +112,7 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
                 + "\(options.minimumLevel ?? HighlightEditing.defaultLevel) or above (nothing in it stands out); "
                 + "give a budget (--max-duration) or a lower --min-level")
         }
-        return PlannedTrim(ranges: ranges, basis: analysis)
+        return PlannedTrim(ranges: ranges, basis: analysis, edgeFadeDuration: options.edgeFadeDuration)
     }
 
     public static func == (lhs: HighlightReelTrim, rhs: HighlightReelTrim) -> Bool {

@@ -34,6 +34,9 @@ package struct TranscodePlan: Sendable {
     /// Seconds of crossfade at each join between ranges (0: cut, the sound overlapping
     /// briefly: `AudioJoins`).
     var crossfade: Double = 0
+    /// Seconds of fade from black and silence at the output's start and back to them at its
+    /// end (0: none).
+    package var edgeFade: Double = 0
     /// The virtual camera: each source frame is cropped to its window before `videoFilter`
     /// (or, in fitted shots, goes whole through `framing.fitFilter`); `nil` keeps the frame.
     package var framing: FramingPlan?
@@ -120,7 +123,9 @@ extension TranscodePlan {
     /// The picture as the plan's filter makes it, without denoising: what an encode of this
     /// plan is compared with.
     package var referenceFilter: String {
-        videoFilter.split(separator: ",").filter { !$0.hasPrefix("hqdn3d") }.joined(separator: ",")
+        let kept = videoFilter.split(separator: ",").filter { !$0.hasPrefix("hqdn3d") }.joined(separator: ",")
+        guard let fades = pictureFadeFilter(videoEnd: videoEnd) else { return kept }
+        return kept.isEmpty ? fades : fades + "," + kept
     }
     /// This plan with per-shot rate factors.
     package func scheduling(_ changes: [RateChange]) -> TranscodePlan {
@@ -143,6 +148,7 @@ extension TranscodePlan {
         plan.outputPath = path
         plan.fastStart = false
         plan.crossfade = 0
+        plan.edgeFade = 0
         return plan
     }
 

@@ -28,9 +28,9 @@ package struct Transcoder {
             try SubtitleTrack(source: plan.source, streamIndex: index)
         }
         let sink = try MuxingSink(plan: plan, metadataSource: plan.keepsMetadata ? input : nil, subtitles: subtitles)
-        let video = try VideoStage(input: input, plan: plan, sink: sink)
         let sourceEnd = plan.source.layout?.endTimestamp(ofStream: plan.videoStreamIndex) ?? sourceEndTicks(input)
         let videoEnd = sourceEnd.flatMap { end in input.stream(plan.videoStreamIndex).map { Double(end) * av_q2d($0.pointee.time_base) } }
+        let video = try VideoStage(input: input, plan: plan, sink: sink, fadeFilter: plan.pictureFadeFilter(videoEnd: videoEnd))
         let encoded = try plan.audioTracks.indices.map { track throws(MediaFailure) in try EncodedAudio(sink: sink, track: track) }
         let audio = try zip(plan.audioTracks, encoded).map { track, output throws(MediaFailure) in
             try AudioStage(input: input, streamIndex: track.streamIndex, settings: track.settings,

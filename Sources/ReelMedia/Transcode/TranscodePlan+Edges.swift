@@ -32,6 +32,33 @@ extension TranscodePlan {
     /// What is done to `track`'s joined sound as a whole; `videoEnd` is where the source's
     /// picture ends, in seconds, when known.
     func audioFinishing(for track: AudioTrackPlan, videoEnd: Double?) -> AudioFinishing {
-        AudioFinishing()
+        AudioFinishing(edgeFade: edgeFade, outputEnd: edgeFade > 0 ? outputDuration(videoEnd: videoEnd) : nil)
+    }
+
+    /// Seconds the output lasts: its ranges joined (the last one ending where the picture
+    /// ends, `videoEnd` seconds, when that is earlier), less each picture crossfade's overlap.
+    func outputDuration(videoEnd: Double?) -> Double {
+        var total = 0.0
+        for (position, range) in ranges.enumerated() {
+            let isLast = position == ranges.count - 1
+            var end = range.end.seconds
+            if isLast, !range.endsEarly, let videoEnd, videoEnd > range.start.seconds { end = min(end, videoEnd) }
+            let duration = end - range.start.seconds
+            total += duration
+            // VideoCrossfade's rule: a join crossfades when the range before it lasts more than twice the crossfade.
+            if !isLast, crossfade > 0, duration > 2 * crossfade { total -= crossfade }
+        }
+        return max(total, 0)
+    }
+
+    /// The picture's fades from black at the output's start and to black at its end (the last
+    /// picture black), on the output timeline; `nil` without fades.
+    func pictureFadeFilter(videoEnd: Double?) -> String? {
+        guard edgeFade > 0 else { return nil }
+        let frame = video.frameRate > 0 ? 1 / video.frameRate : 1.0 / 30
+        let fadeIn = String(format: "fade=t=in:st=0:d=%.6f", edgeFade)
+        let outStart = outputDuration(videoEnd: videoEnd) - frame - edgeFade
+        guard outStart > 0 else { return fadeIn }
+        return fadeIn + String(format: ",fade=t=out:st=%.6f:d=%.6f", outStart, edgeFade)
     }
 }
