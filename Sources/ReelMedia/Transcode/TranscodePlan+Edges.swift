@@ -32,7 +32,8 @@ extension TranscodePlan {
     /// What is done to `track`'s joined sound as a whole; `videoEnd` is where the source's
     /// picture ends, in seconds, when known.
     func audioFinishing(for track: AudioTrackPlan, videoEnd: Double?) -> AudioFinishing {
-        AudioFinishing(edgeFade: edgeFade, outputEnd: edgeFade > 0 ? outputDuration(videoEnd: videoEnd) : nil)
+        AudioFinishing(loudness: track.loudness, edgeFade: edgeFade,
+                       outputEnd: edgeFade > 0 ? outputDuration(videoEnd: videoEnd) : nil)
     }
 
     /// Seconds the output lasts: its ranges joined (the last one ending where the picture

@@ -200,11 +200,14 @@ package struct AudioTrackPlan: Sendable, Equatable {
     /// The source stream.
     package var streamIndex: Int
     package var settings: AudioEncoderSettings
+    /// The loudness change of its normalisation, when it is normalised.
+    package var loudness: LoudnessAdjustment?
 
     /// Creates the value from every field.
-    package init(streamIndex: Int, settings: AudioEncoderSettings) {
+    package init(streamIndex: Int, settings: AudioEncoderSettings, loudness: LoudnessAdjustment? = nil) {
         self.streamIndex = streamIndex
         self.settings = settings
+        self.loudness = loudness
     }
 }
 
