@@ -86,6 +86,11 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     public var audioSampleRate = 44_100
     /// Output channels (1 or 2); nil keeps the source's, at most 2.
     public var audioChannels: Int?
+    /// A loudness to bring the sound to (EBU R128 two-pass linear normalisation with a true-peak
+    /// ceiling, `LoudnessTarget`); `nil` leaves it to the trim: a highlight reel is brought to
+    /// -14 LUFS (`HighlightReelOptions.loudness`), other outputs keep the source's loudness.
+    /// See `CompressionAnalytics.loudness`.
+    public var loudness: LoudnessTarget?
     /// Which audio tracks to keep: the primary one (default), one by number, or all of them.
     public var audioTracks: AudioTrackSelection = .primary
     /// Whether text subtitles (SRT, ASS, WebVTT, mov_text...) are kept, as MP4 text subtitles
@@ -153,6 +158,10 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
                 throw .invalidConfiguration("edgeFadeDuration must be between 0 and 5 s, got \(fade)")
             }
             if streamCopy && fade > 0 { throw .invalidConfiguration("a stream copy cannot fade; fades need re-encoding") }
+        }
+        if let loudness {
+            try loudness.validate()
+            if streamCopy { throw .invalidConfiguration("a stream copy cannot change the loudness; it needs re-encoding") }
         }
         if let target = targetFileSize {
             switch target {

@@ -9,12 +9,28 @@ struct CompressionJob: Sendable {
     let progress: CompressionProgress
     let flag: CancellationFlag
 
+    /// The share of a job's progress its loudness passes take (audio alone: quick beside the encode).
+    static let loudnessShare = 0.1
+
     func run() throws(ReelError) -> CompressionResult {
         // Timed from the start of planning, so the result's time is the whole compression's.
         let started = Date(timeIntervalSinceNow: -plan.planningTime)
         if flag.isRaised { throw .cancelled }
         let location = try OutputLocation.resolve(for: plan.source.url, finalURL: plan.outputURL)
+        var plan = plan, progress = progress
+        var loudness: LoudnessReport?
         do throws(ReelError) {
+            if let target = plan.config.loudness, plan.config.audioBitrate > 0, !plan.config.streamCopy,
+               !plan.config.fileType.isAnimatedImage {
+                progress.stage(.measuringLoudness)
+                if let outcome = try LoudnessNormalization.decide(
+                    planner: plan.planner, ranges: plan.ranges, target: target, shouldCancel: { flag.isRaised },
+                    progress: progress.phase(from: 0, to: Self.loudnessShare)) {
+                    plan.planner.loudness = outcome.adjustments
+                    loudness = outcome.report
+                }
+                progress = progress.subrange(from: Self.loudnessShare, to: 1)
+            }
             var result: CompressionResult
             if plan.config.streamCopy {
                 result = try StreamCopyJob(plan: plan, location: location, progress: progress, flag: flag).run(started: started)
@@ -32,6 +48,11 @@ struct CompressionJob: Sendable {
             result.analytics.planningTime = plan.planningTime
             result.analytics.cameraPath = plan.cameraPath
             result.trimBasis = plan.trimBasis
+            if var loudness {
+                // Measured on the finished file, as a player decodes it.
+                loudness.output = LoudnessNormalization.measureOutput(result.url, flag: flag)
+                result.analytics.loudness = loudness
+            }
             return result
         } catch {
             location.discard()

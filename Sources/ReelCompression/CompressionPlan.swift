@@ -46,7 +46,7 @@ public struct CompressionPlan: Sendable {
 
     package let purpose: Purpose
     /// The encoding decisions for this source and config (made once, read by every stage).
-    let planner: CompressionPlanner
+    var planner: CompressionPlanner
     /// `keptRanges` as the transcoder reads them (source times, seek and end flags).
     let ranges: [ClosedSourceRange]
     /// Shot starts for a target quality (seconds from the first picture), else empty.
@@ -83,7 +83,10 @@ extension CompressionPlan {
             basis = trim.basis
             if !trim.focus.isEmpty { planner.config.reframing?.focus = trim.focus }
             // What the trim asks of the output (a reel's fades) where the config says nothing; a copy cannot.
-            if planner.config.edgeFadeDuration == nil, !config.streamCopy { planner.config.edgeFadeDuration = trim.edgeFadeDuration }
+            if !config.streamCopy {
+                if planner.config.edgeFadeDuration == nil { planner.config.edgeFadeDuration = trim.edgeFadeDuration }
+                if planner.config.loudness == nil { planner.config.loudness = trim.loudness }
+            }
         }
         var shotStarts: [Double] = []
         if let shots = config.targetQuality?.shots {

@@ -28,12 +28,16 @@ public struct HighlightReelOptions: Sendable, Equatable {
     /// enough to read as a fade rather than a glitch, short enough not to hide the first and
     /// last moments a reel keeps.
     public var edgeFadeDuration: Double
+    /// The loudness the reel is brought to (`nil`: the source's), unless
+    /// `CompressionConfig.loudness` says otherwise. -14 LUFS by default, peaks at most -1 dBTP.
+    public var loudness: LoudnessTarget?
 
     /// Creates highlight reel options.
     public init(maximumDuration: Double? = nil, minimumLevel: Float? = nil, minimumRangeDuration: Double = 2,
                 snapDistance: Double = 0.5, crossfadeDuration: Double = 0, analysis: VideoAnalysis? = nil,
-                person: ReelPerson? = nil, edgeFadeDuration: Double = 0.4) {
+                person: ReelPerson? = nil, edgeFadeDuration: Double = 0.4, loudness: LoudnessTarget? = .streaming) {
         self.person = person
+        self.loudness = loudness
         self.edgeFadeDuration = edgeFadeDuration
         self.crossfadeDuration = crossfadeDuration
         self.maximumDuration = maximumDuration
@@ -104,7 +108,8 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
             let focus = seen.faces.compactMap { face in
                 face.time.map { FramingFocus(time: $0.seconds, box: face.bounds) }
             }
-            return PlannedTrim(ranges: ranges, basis: analysis, focus: focus, edgeFadeDuration: options.edgeFadeDuration)
+            return PlannedTrim(ranges: ranges, basis: analysis, focus: focus, edgeFadeDuration: options.edgeFadeDuration,
+                               loudness: options.loudness)
         }
         let ranges = HighlightReelPlanner.ranges(for: analysis, options: options)
         guard !ranges.isEmpty else {
@@ -112,7 +117,7 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
                 + "\(options.minimumLevel ?? HighlightEditing.defaultLevel) or above (nothing in it stands out); "
                 + "give a budget (--max-duration) or a lower --min-level")
         }
-        return PlannedTrim(ranges: ranges, basis: analysis, edgeFadeDuration: options.edgeFadeDuration)
+        return PlannedTrim(ranges: ranges, basis: analysis, edgeFadeDuration: options.edgeFadeDuration, loudness: options.loudness)
     }
 
     public static func == (lhs: HighlightReelTrim, rhs: HighlightReelTrim) -> Bool {
