@@ -20,8 +20,8 @@ struct CompressionJob: Sendable {
         var plan = plan, progress = progress
         var loudness: LoudnessReport?
         do throws(ReelError) {
-            if let target = plan.config.loudness, plan.config.audioBitrate > 0, !plan.config.streamCopy,
-               !plan.config.fileType.isAnimatedImage {
+            // Only where there is sound to measure (none kept: no audio, a GIF, --no-audio).
+            if let target = plan.config.loudness, !plan.config.streamCopy, try !plan.planner.keptAudioStreams().isEmpty {
                 progress.stage(.measuringLoudness)
                 if let outcome = try LoudnessNormalization.decide(
                     planner: plan.planner, ranges: plan.ranges, target: target, shouldCancel: { flag.isRaised },
