@@ -49,8 +49,19 @@ struct CompressionJob: Sendable {
             result.analytics.cameraPath = plan.cameraPath
             result.trimBasis = plan.trimBasis
             if var loudness {
-                // Measured on the finished file, as a player decodes it.
+                // Measured on the finished file, as a player decodes it; sound that came out of
+                // the checked range is replaced by the checked sound itself.
                 loudness.output = LoudnessNormalization.measureOutput(result.url, flag: flag)
+                if let heard = loudness.output, !LoudnessNormalization.meets(heard, loudness.target) {
+                    try LoudnessNormalization.replaceSound(of: result.url, planner: plan.planner, ranges: plan.ranges,
+                                                           shouldCancel: { flag.isRaised })
+                    loudness.output = LoudnessNormalization.measureOutput(result.url, flag: flag)
+                    result.analytics.compressedFileSize = FileSize.of(result.url)
+                    if result.analytics.compressedFileSize > 0 {
+                        result.analytics.compressionRatio = Double(result.analytics.originalFileSize)
+                            / Double(result.analytics.compressedFileSize)
+                    }
+                }
                 result.analytics.loudness = loudness
             }
             return result

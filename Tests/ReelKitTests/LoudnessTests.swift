@@ -136,4 +136,38 @@ import Testing
         #expect(error == .cancelled)
         #expect(Fixtures.contents(of: directory).isEmpty, "\(Fixtures.contents(of: directory))")
     }
+
+    @Test func soundThatMissesIsReplacedByTheCheckedSound() async throws {
+        // The repair when an encode's own sound misses what the checks heard: the output's
+        // pictures are kept, its sound and subtitles are the audio-only pass's, bit for bit.
+        let source = try Fixtures.clip("tracks.mp4")
+        let (result, before) = try await Self.compress(source) { _ in }
+        var config = Harness.fastConfig(in: result.url.deletingLastPathComponent())
+        config.trimEndTime = MediaTime(seconds: 6)
+        let info = try MediaInfo.probe(source)
+        var planner = CompressionPlanner(source: info, config: config, reducer: ReduceFrameEvenlySpaced())
+        let ranges = try planner.keptRanges()
+        let stream = try #require(info.primaryAudio?.index)
+        planner.loudness = [stream: LoudnessAdjustment(gain: -10)]
+        let pictures = try Harness.videoFrameTimes(result.url)
+        let quieter = planner
+        try await offPool {
+            try LoudnessNormalization.replaceSound(of: result.url, planner: quieter, ranges: ranges, shouldCancel: { false })
+        }
+        let after = try await offPool { try SoundProbe.loudness(of: result.url) }
+        #expect(abs(after.integrated - (before.integrated - 10)) < 0.3, "\(before) -> \(after)")
+        // What a check hears is what the file now holds, to the sample: the same loudness and
+        // true peak, not merely close.
+        let plan = try quieter.decide(outputPath: result.url.path, ranges: ranges, content: nil).plan
+        let (checked, heard) = try await offPool {
+            (try LoudnessMeter.measure(plan: plan, adjustments: [LoudnessAdjustment(gain: -10)], shouldCancel: { false },
+                                       progress: { _ in }).first,
+             try LoudnessMeter.measure(file: result.url, shouldCancel: { false }))
+        }
+        #expect(checked != nil && checked == heard, "\(String(describing: checked)) vs \(String(describing: heard))")
+        #expect(try Harness.videoFrameTimes(result.url) == pictures)
+        let output = try MediaInfo.probe(result.url)
+        #expect(output.streams.filter { $0.role == .subtitle }.count == 1)
+        #expect(Fixtures.contents(of: result.url.deletingLastPathComponent()).filter { $0.hasPrefix(".") }.isEmpty)
+    }
 }

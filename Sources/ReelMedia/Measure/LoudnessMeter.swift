@@ -73,6 +73,9 @@ final class LoudnessProbe: AudioStageOutput {
     private let measured: Frame
     private var integrated = -70.0
     private var peak = 0.0
+    /// Decoded samples still to drop: the encoder's priming, which players skip (the true peak
+    /// is found between samples, so where the sound starts moves it).
+    private var priming: Int32 = 0
 
     /// A probe for sound encoded with `settings`; `throughEncoder` measures it encoded and decoded again.
     init(settings: AudioEncoderSettings?, throughEncoder: Bool) throws(MediaFailure) {
@@ -81,6 +84,7 @@ final class LoudnessProbe: AudioStageOutput {
                                       channels: Int32(settings.channels), bitRate: settings.bitRate, globalHeader: true)
             self.encoder = encoder
             decoder = try Decoder(decoding: encoder)
+            priming = encoder.pointer.pointee.initial_padding
         } else {
             encoder = nil
             decoder = nil
@@ -122,7 +126,14 @@ final class LoudnessProbe: AudioStageOutput {
         }
     }
 
-    private func measure(_ frame: Frame) throws(MediaFailure) {
+    private func measure(_ decoded: Frame) throws(MediaFailure) {
+        var frame = decoded
+        if priming > 0 {
+            let dropped = min(priming, frame.sampleCount)
+            priming -= dropped
+            guard dropped < frame.sampleCount else { return }
+            frame = try frame.withoutLeadingSamples(dropped, stage: .decode)
+        }
         guard frame.sampleCount > 0, frame.sampleRate > 0 else { return }
         let graph = try self.graph.orMake { () throws(MediaFailure) in
             try FilterGraph(isVideo: false, sourceArguments: FilterGraph.audioSourceArguments(for: frame, timeBase: av_make_q(1, frame.sampleRate)),
