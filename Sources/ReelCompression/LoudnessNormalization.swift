@@ -116,9 +116,10 @@ enum LoudnessNormalization {
         return next
     }
 
-    /// Whether `heard` is what `target` asks for: peaks at most the ceiling, loudness within 1 LU.
+    /// Whether `heard` is what `target` asks for: peaks at most the ceiling (to the 0.01 dB
+    /// `ebur128` reports), loudness within 1 LU.
     static func meets(_ heard: MeasuredLoudness, _ target: LoudnessTarget) -> Bool {
-        heard.truePeak <= target.truePeak + 0.05 && abs(heard.integrated - target.integrated) <= 1
+        heard.truePeak <= target.truePeak + 0.01 && abs(heard.integrated - target.integrated) <= 1
     }
 
     /// Puts the sound `planner` makes of `ranges` (its loudness adjustments applied) in place of
