@@ -49,12 +49,21 @@ enum AudioOnlyJob {
     static func encode(
         planner: CompressionPlanner, to url: URL, shouldCancel: @escaping () -> Bool, progress: @escaping (Double) -> Void
     ) throws(ReelError) {
-        let decision = try planner.decide(outputPath: url.path, ranges: try planner.keptRanges(), content: nil)
+        var planner = planner, encoding = progress
+        let ranges = try planner.keptRanges()
+        if let target = planner.config.loudness {
+            let share = CompressionJob.loudnessShare
+            let outcome = try LoudnessNormalization.decide(
+                planner: planner, ranges: ranges, target: target, shouldCancel: shouldCancel, progress: { progress($0 * share) })
+            planner.loudness = outcome?.adjustments ?? [:]
+            encoding = { progress(share + (1 - share) * $0) }
+        }
+        let decision = try planner.decide(outputPath: url.path, ranges: ranges, content: nil)
         guard !decision.plan.audioTracks.isEmpty || !planner.keptSubtitleStreams.isEmpty else {
             throw .invalidConfiguration("there is no audio or subtitle to encode (the source has none, or the settings drop them)")
         }
         _ = try translatingFailures(source: planner.source.url, output: url) { () throws(MediaFailure) in
-            try AudioTranscoder(plan: decision.plan, shouldCancel: shouldCancel, progress: progress).run()
+            try AudioTranscoder(plan: decision.plan, shouldCancel: shouldCancel, progress: encoding).run()
         }
     }
 }

@@ -41,9 +41,14 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     /// cut one range), a list of ranges, or ranges a planner works out (a highlight reel).
     public var trim: TrimSelection = .whole
     /// Seconds of crossfade (picture dissolve and sound crossfade) at each join between kept
-    /// ranges; 0 cuts with short audio fades. A join is cut plainly when the range before it
-    /// is shorter than twice the crossfade. Each crossfade shortens the output by its length.
+    /// ranges; 0 cuts, the sound of the two sides overlapping for 20 ms so the cut neither clicks
+    /// nor dips. A join is cut plainly when the range before it is shorter than twice the
+    /// crossfade. Each crossfade shortens the output by its length.
     public var crossfadeDuration: Double = 0
+    /// Seconds of fade from black and silence at the output's start and back to them at its
+    /// end (the first and last pictures black). `nil` leaves it to the trim: a highlight reel
+    /// fades (`HighlightReelOptions.edgeFadeDuration`, 0.4 s), other outputs do not; 0 never.
+    public var edgeFadeDuration: Double?
     /// Whether the output keeps the source's tags: creation time, title, location and the like
     /// in the container, language, title and handler name on the video and audio tracks.
     /// `false` writes none of them (`reel compress --strip-metadata`), for privacy.
@@ -81,6 +86,11 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     public var audioSampleRate = 44_100
     /// Output channels (1 or 2); nil keeps the source's, at most 2.
     public var audioChannels: Int?
+    /// A loudness to bring the sound to (EBU R128 two-pass linear normalisation with a true-peak
+    /// ceiling, `LoudnessTarget`); `nil` leaves it to the trim: a highlight reel is brought to
+    /// -14 LUFS (`HighlightReelOptions.loudness`), other outputs keep the source's loudness.
+    /// See `CompressionAnalytics.loudness`.
+    public var loudness: LoudnessTarget?
     /// Which audio tracks to keep: the primary one (default), one by number, or all of them.
     public var audioTracks: AudioTrackSelection = .primary
     /// Whether text subtitles (SRT, ASS, WebVTT, mov_text...) are kept, as MP4 text subtitles
@@ -142,6 +152,16 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
         }
         if streamCopy && crossfadeDuration > 0 {
             throw .invalidConfiguration("a stream copy cannot crossfade; crossfades need re-encoding")
+        }
+        if let fade = edgeFadeDuration {
+            if !(0...5).contains(fade) {
+                throw .invalidConfiguration("edgeFadeDuration must be between 0 and 5 s, got \(fade)")
+            }
+            if streamCopy && fade > 0 { throw .invalidConfiguration("a stream copy cannot fade; fades need re-encoding") }
+        }
+        if let loudness {
+            try loudness.validate()
+            if streamCopy { throw .invalidConfiguration("a stream copy cannot change the loudness; it needs re-encoding") }
         }
         if let target = targetFileSize {
             switch target {

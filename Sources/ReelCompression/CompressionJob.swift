@@ -9,12 +9,28 @@ struct CompressionJob: Sendable {
     let progress: CompressionProgress
     let flag: CancellationFlag
 
+    /// The share of a job's progress its loudness passes take (audio alone: quick beside the encode).
+    static let loudnessShare = 0.1
+
     func run() throws(ReelError) -> CompressionResult {
         // Timed from the start of planning, so the result's time is the whole compression's.
         let started = Date(timeIntervalSinceNow: -plan.planningTime)
         if flag.isRaised { throw .cancelled }
         let location = try OutputLocation.resolve(for: plan.source.url, finalURL: plan.outputURL)
+        var plan = plan, progress = progress
+        var loudness: LoudnessReport?
         do throws(ReelError) {
+            // Only where there is sound to measure (none kept: no audio, a GIF, --no-audio).
+            if let target = plan.config.loudness, !plan.config.streamCopy, try !plan.planner.keptAudioStreams().isEmpty {
+                progress.stage(.measuringLoudness)
+                if let outcome = try LoudnessNormalization.decide(
+                    planner: plan.planner, ranges: plan.ranges, target: target, shouldCancel: { flag.isRaised },
+                    progress: progress.phase(from: 0, to: Self.loudnessShare)) {
+                    plan.planner.loudness = outcome.adjustments
+                    loudness = outcome.report
+                }
+                progress = progress.subrange(from: Self.loudnessShare, to: 1)
+            }
             var result: CompressionResult
             if plan.config.streamCopy {
                 result = try StreamCopyJob(plan: plan, location: location, progress: progress, flag: flag).run(started: started)
@@ -32,6 +48,22 @@ struct CompressionJob: Sendable {
             result.analytics.planningTime = plan.planningTime
             result.analytics.cameraPath = plan.cameraPath
             result.trimBasis = plan.trimBasis
+            if var loudness {
+                // Measured on the finished file, as a player decodes it; sound that came out of
+                // the checked range is replaced by the checked sound itself.
+                loudness.output = LoudnessNormalization.measureOutput(result.url, flag: flag)
+                if let heard = loudness.output, !LoudnessNormalization.meets(heard, loudness.target) {
+                    try LoudnessNormalization.replaceSound(of: result.url, planner: plan.planner, ranges: plan.ranges,
+                                                           shouldCancel: { flag.isRaised })
+                    loudness.output = LoudnessNormalization.measureOutput(result.url, flag: flag)
+                    result.analytics.compressedFileSize = FileSize.of(result.url)
+                    if result.analytics.compressedFileSize > 0 {
+                        result.analytics.compressionRatio = Double(result.analytics.originalFileSize)
+                            / Double(result.analytics.compressedFileSize)
+                    }
+                }
+                result.analytics.loudness = loudness
+            }
             return result
         } catch {
             location.discard()

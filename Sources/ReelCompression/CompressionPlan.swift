@@ -46,7 +46,7 @@ public struct CompressionPlan: Sendable {
 
     package let purpose: Purpose
     /// The encoding decisions for this source and config (made once, read by every stage).
-    let planner: CompressionPlanner
+    var planner: CompressionPlanner
     /// `keptRanges` as the transcoder reads them (source times, seek and end flags).
     let ranges: [ClosedSourceRange]
     /// Shot starts for a target quality (seconds from the first picture), else empty.
@@ -89,6 +89,11 @@ extension CompressionPlan {
             if let crossfade = trim.joinCrossfade, planner.config.crossfadeDuration == 0, !planner.config.streamCopy,
                planner.config.targetQuality == nil, trim.ranges.allSatisfy({ $0.duration.seconds >= 2 * crossfade }) {
                 planner.config.crossfadeDuration = crossfade
+            }
+            // What the trim asks of the output (a reel's fades) where the config says nothing; a copy cannot.
+            if !config.streamCopy {
+                if planner.config.edgeFadeDuration == nil { planner.config.edgeFadeDuration = trim.edgeFadeDuration }
+                if planner.config.loudness == nil { planner.config.loudness = trim.loudness }
             }
         }
         var shotStarts: [Double] = []

@@ -13,6 +13,9 @@ struct CompressionPlanner {
     /// Whether a requested bit rate above what the source spends is lowered (off for a target
     /// size, whose budget decides the rate).
     var clampsToSource = true
+    /// Each audio track's loudness change, by source stream index, once `LoudnessNormalization`
+    /// has measured the kept sound (empty: none).
+    var loudness: [Int: LoudnessAdjustment] = [:]
     /// The virtual camera's path, when the config reframes: the plan works it out and keeps it
     /// in the config, so every planner made from that config (a target size's tuned one, a
     /// chunk's) frames alike.
@@ -39,7 +42,7 @@ struct CompressionPlanner {
         var audio: [AudioTrackPlan] = []
         for stream in try keptAudioStreams() {
             if let settings = try audioSettings(for: stream) {
-                audio.append(AudioTrackPlan(streamIndex: stream.index, settings: settings))
+                audio.append(AudioTrackPlan(streamIndex: stream.index, settings: settings, loudness: loudness[stream.index]))
             }
         }
         let subtitles = keptSubtitleStreams.map(\.index)
@@ -115,6 +118,7 @@ struct CompressionPlanner {
             audioTracks: audio, subtitleStreamIndices: subtitles, fastStart: !animated, crossfade: config.crossfadeDuration, reducer: reducer,
             targetFrameRate: reduces ? target : nil, keepsMetadata: config.keepsMetadata)
         plan.framing = framingPlan
+        plan.edgeFade = config.edgeFadeDuration ?? 0
         let summary = EncodingSummary(
             constantRateFactor: animated ? nil : rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
             keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter,

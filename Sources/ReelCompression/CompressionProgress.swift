@@ -4,6 +4,8 @@ import ReelSupport
 public enum CompressionStage: Sendable, Equatable {
     /// Working out the ranges first (a highlight reel's analysis, a target quality's shots).
     case planning
+    /// Measuring the kept sound's loudness before the encode (`CompressionConfig.loudness`).
+    case measuringLoudness
     /// The one encode of an ordinary compression.
     case encoding
     /// Target size: the first, fast pass that measures the video for the second.

@@ -127,6 +127,8 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     public var targetQuality: TargetQualityReport? = nil
     /// The virtual camera's path, when the output was reframed (`CompressionConfig.reframing`).
     public var cameraPath: CameraPath? = nil
+    /// The loudness before and after, when the sound was normalised (`CompressionConfig.loudness`).
+    public var loudness: LoudnessReport? = nil
 }
 
 /// The video encoder settings a compression ended up using.

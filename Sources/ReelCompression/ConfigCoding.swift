@@ -54,3 +54,20 @@ extension TargetQuality: Codable {
         try container.encode(value, forKey: .value)
     }
 }
+
+extension LoudnessTarget: Codable {
+    private enum CodingKeys: String, CodingKey { case integrated, truePeak }
+
+    /// Reads `{"integrated": -14, "truePeak": -1}`; the true peak may be left out (-1 dBTP).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(integrated: try container.decode(Double.self, forKey: .integrated),
+                  truePeak: try container.decodeIfPresent(Double.self, forKey: .truePeak) ?? -1)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(integrated, forKey: .integrated)
+        try container.encode(truePeak, forKey: .truePeak)
+    }
+}

@@ -93,6 +93,8 @@ struct PresetFile: Codable {
         var bitrate: Int?
         var sampleRate: Int?
         var channels: Int?
+        /// `{"integrated": -14, "truePeak": -1}`: normalise the sound (`CompressionConfig.loudness`).
+        var loudness: LoudnessTarget?
     }
 
     var name: String
@@ -155,6 +157,7 @@ struct PresetFile: Codable {
             config.audioBitrate = audio.bitrate ?? config.audioBitrate
             config.audioSampleRate = audio.sampleRate ?? config.audioSampleRate
             config.audioChannels = audio.channels
+            config.loudness = audio.loudness
         }
         config.preprocessing.noiseReduction = noiseReduction ?? .none
         config.contentAwareOptimization = contentAwareOptimization ?? config.contentAwareOptimization

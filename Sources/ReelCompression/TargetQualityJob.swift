@@ -38,7 +38,8 @@ struct TargetQualityJob {
         var tuned = planner.config
         tuned.useExplicitBitrate = false
         tuned.contentAwareOptimization = false
-        let tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer)
+        var tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer)
+        tunedPlanner.loudness = planner.loudness
         let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
         guard let videoIndex = source.primaryVideoStreamIndex else { throw .missingVideoTrack(url) }
         let segments = Self.segments(of: ranges, shotStarts: shotStarts.map { $0 + source.startTime })
@@ -60,7 +61,7 @@ struct TargetQualityJob {
                     _ = try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: { _ in }).run()
                     return try QualityMeter.measure(
                         encoded: samples, source: source, streamIndex: videoIndex, range: sample,
-                        referenceFilter: decision.plan.referenceFilter, metric: target.metric, shouldCancel: { flag.isRaised })
+                        referenceFilter: plan.referenceFilter, metric: target.metric, shouldCancel: { flag.isRaised })
                 }
                 try? FileManager.default.removeItem(at: samples)
                 if !values.isEmpty { points.append((crf, values.reduce(0, +) / Double(values.count))) }

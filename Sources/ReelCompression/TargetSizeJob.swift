@@ -48,7 +48,8 @@ struct TargetSizeJob {
         // The budget decides the rate: the planner's "no more than the source spends" clamp
         // would undo it where the picture was made smaller for the budget (BBB at 5 MB: 190 kb/s
         // asked, 116 kb/s given, 25% under the target).
-        let tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer, clampsToSource: false)
+        var tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer, clampsToSource: false)
+        tunedPlanner.loudness = planner.loudness
         let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
         var bitrate = Double(decision.plan.averageVideoBitRate ?? tuned.videoBitrate)
         let fixedBytes = budget.audioBytes + budget.containerBytes(frameRate: frameRate)
@@ -183,7 +184,8 @@ struct TargetSizeJob {
         guard let cap = probe.plan.maximumVideoBitRate, Double(cap) <= videoBitrate else { return nil }
         var presetConfig = planner.config
         presetConfig.targetFileSize = nil
-        let presetPlanner = CompressionPlanner(source: planner.source, config: presetConfig, reducer: planner.reducer)
+        var presetPlanner = CompressionPlanner(source: planner.source, config: presetConfig, reducer: planner.reducer)
+        presetPlanner.loudness = planner.loudness
         let result = try CompressionJob.encode(planner: presetPlanner, ranges: ranges, location: location, progress: progress,
                                                flag: flag, started: started, committing: false)
         let size = FileSize.of(location.temporaryURL)

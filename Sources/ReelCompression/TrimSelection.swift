@@ -71,13 +71,22 @@ public struct PlannedTrim: Sendable {
     /// Seconds of crossfade the joins want when the configuration asks for none (joins that
     /// would be jump cuts on a fixed camera dissolve instead); `nil` cuts.
     public var joinCrossfade: Double?
+    /// Seconds of fade from black and silence at the output's edges the planner asks for (a
+    /// highlight reel's), used where `CompressionConfig.edgeFadeDuration` is `nil`.
+    public var edgeFadeDuration: Double?
+    /// The loudness the planner asks for (a highlight reel's), used where
+    /// `CompressionConfig.loudness` is `nil`.
+    public var loudness: LoudnessTarget?
 
     /// Creates a planned trim.
-    public init(ranges: [TimeRange], basis: (any TrimBasis)? = nil, focus: [FramingFocus] = [], joinCrossfade: Double? = nil) {
+    public init(ranges: [TimeRange], basis: (any TrimBasis)? = nil, focus: [FramingFocus] = [],
+                joinCrossfade: Double? = nil, edgeFadeDuration: Double? = nil, loudness: LoudnessTarget? = nil) {
         self.ranges = ranges
         self.basis = basis
         self.focus = focus
         self.joinCrossfade = joinCrossfade
+        self.edgeFadeDuration = edgeFadeDuration
+        self.loudness = loudness
     }
 }
 

@@ -18,6 +18,11 @@ struct AudioOptions: Sendable {
             "audio-track", valueName: "N|all",
             help: "Keep audio track N (counted from 1, as 'reel probe' lists them) or all of them; default: the main one.",
             parse: AudioOptions.parseTrack)
+        static let loudness = OptionKey<Double?>(
+            "loudness", valueName: "LUFS|off",
+            help: "Bring the sound to this integrated loudness, peaks at most -1 dBTP, e.g. -14 (highlights: -14 by default); "
+                + "off keeps the source's.",
+            parse: AudioOptions.parseLoudness)
         static let noSubtitles = FlagKey(
             "no-subtitles", help: "Leave text subtitles out (they are kept as MP4 text subtitles by default).")
         static let stripMetadata = FlagKey(
@@ -27,7 +32,7 @@ struct AudioOptions: Sendable {
     /// The declarations, in help order.
     static let specs: [OptionSpec] = [
         Keys.codec.spec, Keys.bitrate.spec, Keys.rate.spec, Keys.channels.spec, Keys.noAudio.spec, Keys.track.spec,
-        Keys.noSubtitles.spec, Keys.stripMetadata.spec,
+        Keys.loudness.spec, Keys.noSubtitles.spec, Keys.stripMetadata.spec,
     ]
 
     let codec: AudioCodecType?
@@ -36,6 +41,8 @@ struct AudioOptions: Sendable {
     let channels: Int?
     let noAudio: Bool
     let track: AudioTrackSelection?
+    /// `--loudness`: a target in LUFS, or `nil` inside for `off`.
+    let loudness: Double??
     let noSubtitles: Bool
     let stripMetadata: Bool
     /// The sound options given, as `(--option, text)` in help order, for the `--no-audio` clash.
@@ -49,6 +56,7 @@ struct AudioOptions: Sendable {
         channels = try arguments.value(Keys.channels)
         noAudio = try arguments.isSet(Keys.noAudio)
         track = try arguments.value(Keys.track)
+        loudness = try arguments.value(Keys.loudness)
         noSubtitles = try arguments.isSet(Keys.noSubtitles)
         stripMetadata = try arguments.isSet(Keys.stripMetadata)
         let texts = [
@@ -57,6 +65,7 @@ struct AudioOptions: Sendable {
             (Keys.rate.displayName, try arguments.text(Keys.rate)),
             (Keys.channels.displayName, try arguments.text(Keys.channels)),
             (Keys.track.displayName, try arguments.text(Keys.track)),
+            (Keys.loudness.displayName, try arguments.text(Keys.loudness)),
         ]
         soundOptionsGiven = texts.compactMap { option, text in text.map { (option, $0) } }
     }
@@ -79,6 +88,23 @@ struct AudioOptions: Sendable {
         if let rate { config.audioSampleRate = rate }
         if let channels { config.audioChannels = channels }
         if let track { config.audioTracks = track }
+        if let loudness { config.loudness = loudness.map { LoudnessTarget(integrated: $0) } }
+    }
+
+    /// Whether `--loudness off` was given (a highlight reel then keeps the source's loudness).
+    var keepsLoudness: Bool {
+        if case .some(.none) = loudness { return true }
+        return false
+    }
+
+    /// Parses `--loudness`: integrated loudness in LUFS (-40 to -5), or `off`.
+    static func parseLoudness(_ text: String, option: String) throws(ArgumentError) -> Double? {
+        if text.lowercased() == "off" { return nil }
+        guard let value = Double(text), (-40 ... -5).contains(value) else {
+            throw .invalidValue(option: option, value: text,
+                                reason: "give the integrated loudness in LUFS from -40 to -5, such as -14 (-16 for podcasts), or off")
+        }
+        return value
     }
 
     /// Parses `--audio-track`: a track number counted from 1, or `all`.

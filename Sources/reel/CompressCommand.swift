@@ -44,6 +44,7 @@ struct CompressCommand: ReelCommand {
         if let reelOptions = options.reel {
             var reel = reelOptions.reelOptions(analysis: options.analysis.saved)
             reel.crossfadeDuration = config.crossfadeDuration
+            if options.overrides.audio.keepsLoudness { reel.loudness = nil }
             config.trim = .highlights(reel)
         }
         let presetType = config.fileType

@@ -33,7 +33,7 @@ struct CompressionReport {
     func html(input: String) -> String {
         let a = analytics
         let kept = a.keptRanges.map { "\(Formatting.clock($0.start.seconds))-\(Formatting.clock($0.end.seconds))" }.joined(separator: ", ")
-        let rows: [(String, String, String)] = [
+        var rows: [(String, String, String)] = [
             ("file", input, outputName),
             ("size", Formatting.bytes(a.originalFileSize), Formatting.bytes(a.compressedFileSize)),
             ("duration", Formatting.seconds(a.originalDuration), Formatting.seconds(a.compressedDuration)),
@@ -42,6 +42,14 @@ struct CompressionReport {
             ("audio", a.originalAudioBitrate.map(Formatting.bitrate) ?? "none", a.compressedAudioBitrate.map(Formatting.bitrate) ?? "none"),
             ("frame rate", Formatting.frameRate(a.originalFrameRate) + " fps", Formatting.frameRate(a.compressedFrameRate) + " fps"),
         ]
+        if let loudness = a.loudness {
+            func levels(_ sound: MeasuredLoudness) -> String {
+                String(format: "%.1f LUFS, peak %.1f dBTP", sound.integrated, sound.truePeak)
+            }
+            rows.append(("loudness", levels(loudness.source),
+                         (loudness.output.map(levels) ?? "not measured") + String(format: " (%+.1f dB%@)", loudness.gain,
+                                                                                    loudness.limited ? ", peaks limited" : "")))
+        }
         var body = "<h2>Compression</h2><table class=\"summary compression\"><tr><th></th><th>source</th><th>output</th></tr>"
             + rows.map { "<tr><th>\($0.0)</th><td>\(ReportPage.escaped($0.1))</td><td>\(ReportPage.escaped($0.2))</td></tr>" }.joined()
             + "</table>"

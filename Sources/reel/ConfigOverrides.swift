@@ -18,7 +18,7 @@ struct ConfigOverrides: Sendable {
         static let trim = Groups(rawValue: 1 << 1)
         /// `--ranges` (with `trim`).
         static let ranges = Groups(rawValue: 1 << 2)
-        /// `--crossfade`.
+        /// `--crossfade`, `--fade`.
         static let join = Groups(rawValue: 1 << 3)
         /// `--copy`.
         static let copy = Groups(rawValue: 1 << 4)
@@ -36,7 +36,7 @@ struct ConfigOverrides: Sendable {
         if groups.contains(.reducer) { specs += ReducerOptions.specs }
         if groups.contains(.trim) { specs += TrimOptions.specs(ranges: groups.contains(.ranges)) }
         if groups.contains(.pauses) { specs += PauseCutOptions.specs }
-        if groups.contains(.join) { specs.append(JoinOptions.crossfade.spec) }
+        if groups.contains(.join) { specs += [JoinOptions.crossfade.spec, JoinOptions.fade.spec] }
         if groups.contains(.copy) { specs.append(CopyOption.copy.spec) }
         return specs + AudioOptions.specs
     }

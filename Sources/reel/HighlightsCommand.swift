@@ -14,7 +14,7 @@ struct HighlightsCommand: ReelCommand {
                 2 s, edges on nearby shot boundaries, repeated content once. With \
                 --max-duration, the strongest parts spread over the video fill the budget \
                 (crossfades count inside it). Only those ranges are compressed, joined in time \
-                order with short audio fades at each join. Every option of 'reel compress' \
+                order, the sound overlapping for 20 ms at each cut. Every option of 'reel compress' \
                 applies except --start, --end, --ranges and the dead-air cuts (the reel picks its own ranges); \
                 --dry-run prints the ranges it would keep, --dry-run --json as plannedRanges. \
                 Output: IN-highlights.EXT.

@@ -68,6 +68,7 @@ final class ProgressDisplay: Sendable {
         case .firstPass: text = "pass 1/2"
         case .secondPass(let attempt): text = attempt > 1 ? "pass 2/2, again to fit" : "pass 2/2"
         case .planning: text = "analyzing"
+        case .measuringLoudness: text = "measuring loudness"
         case .encoding: text = "encoding"
         }
         state.withLock { state in

@@ -63,24 +63,39 @@ struct TrimOptions: Sendable {
     }
 }
 
-/// `--crossfade SECONDS`: how kept ranges are joined.
+/// `--crossfade SECONDS` and `--fade SECONDS`: how kept ranges are joined, and how the output
+/// starts and ends.
 struct JoinOptions: Sendable {
     /// The key.
     static let crossfade = OptionKey<Double>(
         "crossfade", valueName: "SECONDS", help: "Dissolve and crossfade sound at each join, e.g. 0.5.",
         parse: ValueParsers.positiveDouble)
+    /// `--fade`: 0 turns a reel's fades off.
+    static let fade = OptionKey<Double>(
+        "fade", valueName: "SECONDS",
+        help: "Fade in from black and silence at the start and out at the end, e.g. 0.4 (reels: 0.4 by default; 0: none).",
+        parse: { text, option throws(ArgumentError) in
+            guard let seconds = Double(text), seconds >= 0, seconds <= 5 else {
+                throw .invalidValue(option: option, value: text, reason: "give seconds from 0 to 5, such as 0.4 (0: no fades)")
+            }
+            return seconds
+        })
 
     /// `--crossfade`.
     let crossfade: Double?
+    /// `--fade`.
+    let fade: Double?
 
-    /// Reads the option.
+    /// Reads the options.
     init(_ arguments: ParsedArguments) throws(ArgumentError) {
         crossfade = try arguments.value(Self.crossfade)
+        fade = try arguments.value(Self.fade)
     }
 
-    /// Sets the crossfade.
+    /// Sets the crossfade and the fades.
     func apply(to config: inout CompressionConfig) {
         if let crossfade { config.crossfadeDuration = crossfade }
+        if let fade { config.edgeFadeDuration = fade }
     }
 }
 

@@ -86,7 +86,8 @@ enum ResultJSON {
     /// The measurements of one compression.
     static func analytics(_ result: CompressionAnalytics) -> JSONValue {
         guard case .object(let fields) = measurements(result) else { return .null }
-        return .object(fields + [("cameraPath", result.cameraPath.map(cameraPath) ?? .null)])
+        let loudness: JSONValue = result.loudness.map(loudness) ?? .null
+        return .object(fields + [("cameraPath", result.cameraPath.map(cameraPath) ?? .null), ("loudness", loudness)])
     }
 
     private static func measurements(_ result: CompressionAnalytics) -> JSONValue {
@@ -128,6 +129,21 @@ enum ResultJSON {
             ("droppedTracks", .array(result.droppedTracks.map(dropped))),
             ("targetSize", result.targetSize.map(targetSize) ?? .null),
             ("targetQuality", result.targetQuality.map(targetQuality) ?? .null),
+        ])
+    }
+
+    /// The loudness before and after normalisation, and what was done.
+    private static func loudness(_ report: LoudnessReport) -> JSONValue {
+        func levels(_ sound: MeasuredLoudness) -> JSONValue {
+            .object([("integrated", .init(sound.integrated)), ("truePeak", .init(sound.truePeak))])
+        }
+        return .object([
+            ("target", .object([("integrated", .init(report.target.integrated)), ("truePeak", .init(report.target.truePeak))])),
+            ("source", levels(report.source)),
+            ("output", report.output.map(levels) ?? .null),
+            ("gain", .init(report.gain)),
+            ("limited", .bool(report.limited)),
+            ("measuringTime", .init(report.measuringTime)),
         ])
     }
 

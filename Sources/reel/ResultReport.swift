@@ -74,6 +74,7 @@ enum ResultReport {
             ("audio", audioText(result)),
             ("duration", Formatting.seconds(result.compressedDuration)),
         ]
+        if let loudness = result.loudness { rows.append(("loudness", loudnessText(loudness))) }
         if let hdr = result.encoding?.hdr { rows.append(("hdr", hdr.summary)) }
         if let path = result.cameraPath { rows.append(("framing", framingText(path))) }
         if let report = outcome.deadAir { rows.append(("cut", deadAirText(report))) }
@@ -171,6 +172,17 @@ enum ResultReport {
         guard let compressed = result.compressedAudioBitrate else { return "none" }
         let original = result.originalAudioBitrate.map(Formatting.bitrate) ?? "none"
         return "\(original) -> \(Formatting.bitrate(compressed))"
+    }
+
+    /// The loudness row: before and after, and what was done, e.g. `-30.4 LUFS, peak -6.4 dBTP
+    /// -> -14.2 LUFS, peak -1.3 dBTP (+16.4 dB, peaks limited)`.
+    static func loudnessText(_ report: LoudnessReport) -> String {
+        func levels(_ sound: MeasuredLoudness) -> String {
+            String(format: "%.1f LUFS, peak %.1f dBTP", sound.integrated, sound.truePeak)
+        }
+        let after = report.output.map(levels) ?? "not measured"
+        return levels(report.source) + " -> " + after
+            + String(format: " (%+.1f dB%@)", report.gain, report.limited ? ", peaks limited" : "")
     }
 
     /// `line` without trailing spaces.

@@ -37,6 +37,8 @@ import Testing
         config.targetFileSize = .percentOfSource(40)
         config.hdr = .keep
         config.audioTracks = .number(2)
+        config.loudness = LoudnessTarget(integrated: -16)
+        config.edgeFadeDuration = 0.4
         config.outputURL = URL(fileURLWithPath: "/tmp/out.mp4")
         let data = try JSONEncoder().encode(config)
         #expect(try JSONDecoder().decode(CompressionConfig.self, from: data) == config)

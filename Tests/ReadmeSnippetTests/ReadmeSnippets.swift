@@ -68,6 +68,7 @@ config.trim = .highlights(HighlightReelOptions(maximumDuration: 30, minimumLevel
 config.crossfadeDuration = 0.5
 let reel = try await VideoCompressor().compressVideo(source, config: config)
 print(reel.analytics.keptRanges)   // the source ranges in the reel
+print(reel.analytics.loudness?.output?.integrated ?? 0)   // about -14 LUFS: reels are normalised
 
 config.trim = .ranges([TimeRange(start: MediaTime(value: 3, timescale: 2), end: MediaTime(value: 4, timescale: 1))])
 config.crossfadeDuration = 0       // a stream copy cannot crossfade

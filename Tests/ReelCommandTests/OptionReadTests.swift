@@ -73,10 +73,10 @@ import Testing
         #expect(try names("highlights") == compress.subtracting(["start", "end", "ranges"]).subtracting(deadAir)
             .union(["max-duration", "min-level", "faces", "person"]))
         #expect(try names("split") == compress.subtracting([
-            "output-dir", "start", "end", "ranges", "crossfade", "jobs", "shard", "dry-run", "target-size", "target-quality", "report",
+            "output-dir", "start", "end", "ranges", "crossfade", "fade", "jobs", "shard", "dry-run", "target-size", "target-quality", "report",
         ]).union(["shots", "highlights"]))
         #expect(try names("plan") == compress.subtracting([
-            "output-dir", "ranges", "crossfade", "jobs", "shard", "dry-run", "reducer", "seed", "copy", "report",
+            "output-dir", "ranges", "crossfade", "fade", "jobs", "shard", "dry-run", "reducer", "seed", "copy", "report",
         ]).subtracting(deadAir).union(["chunk"]))
     }
 }

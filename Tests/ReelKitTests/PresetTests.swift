@@ -93,4 +93,12 @@ import Testing
         #expect(!codec.contains("not valid JSON"))
         #expect(failure("{not json").contains("not valid JSON"))
     }
+
+    @Test func aPresetMayNormaliseTheSound() throws {
+        let preset = try Preset(json: Data(#"{"name": "loud", "audio": {"loudness": {"integrated": -16}}}"#.utf8), source: "loud.json")
+        #expect(preset.config.loudness == LoudnessTarget(integrated: -16, truePeak: -1))
+        #expect(throws: ReelError.self) {
+            try Preset(json: Data(#"{"name": "x", "audio": {"loudness": {"integrated": 4}}}"#.utf8), source: "x.json")
+        }
+    }
 }

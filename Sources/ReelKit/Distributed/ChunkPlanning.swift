@@ -46,6 +46,10 @@ extension ChunkPlan {
             throw .invalidConfiguration("a chunked encode keeps the whole video or one trim (start/end), re-encoded; "
                 + "lists of ranges, highlight reels and lossless copies cannot be chunked", file: url)
         }
+        guard (config.edgeFadeDuration ?? 0) == 0 else {
+            throw .invalidConfiguration("a chunked encode cannot fade its edges yet (each chunk is encoded alone); "
+                + "leave the fades out", file: url)
+        }
         guard !config.fileType.isAnimatedImage else {
             throw .invalidConfiguration("a \(config.fileType.rawValue.uppercased()) cannot be chunked: its pieces cannot be "
                 + "joined; compress it in one job", file: url)

@@ -23,12 +23,22 @@ public struct HighlightReelOptions: Sendable, Equatable {
     public var analysis: VideoAnalysis?
     /// A reel of one person: only moments they are on screen, and a reframed reel frames them.
     public var person: ReelPerson?
+    /// Seconds the reel fades in from black and silence at its start and out at its end (0:
+    /// none), unless `CompressionConfig.edgeFadeDuration` says otherwise. 0.4 s by default: long
+    /// enough to read as a fade rather than a glitch, short enough not to hide the first and
+    /// last moments a reel keeps.
+    public var edgeFadeDuration: Double
+    /// The loudness the reel is brought to (`nil`: the source's), unless
+    /// `CompressionConfig.loudness` says otherwise. -14 LUFS by default, peaks at most -1 dBTP.
+    public var loudness: LoudnessTarget?
 
     /// Creates highlight reel options.
     public init(maximumDuration: Double? = nil, minimumLevel: Float? = nil, minimumRangeDuration: Double = 2,
                 snapDistance: Double = 0.5, crossfadeDuration: Double = 0, analysis: VideoAnalysis? = nil,
-                person: ReelPerson? = nil) {
+                person: ReelPerson? = nil, edgeFadeDuration: Double = 0.4, loudness: LoudnessTarget? = .streaming) {
         self.person = person
+        self.loudness = loudness
+        self.edgeFadeDuration = edgeFadeDuration
         self.crossfadeDuration = crossfadeDuration
         self.maximumDuration = maximumDuration
         self.minimumLevel = minimumLevel
@@ -98,7 +108,8 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
             let focus = seen.faces.compactMap { face in
                 face.time.map { FramingFocus(time: $0.seconds, box: face.bounds) }
             }
-            return PlannedTrim(ranges: ranges, basis: analysis, focus: focus)
+            return PlannedTrim(ranges: ranges, basis: analysis, focus: focus, edgeFadeDuration: options.edgeFadeDuration,
+                               loudness: options.loudness)
         }
         let ranges = HighlightReelPlanner.ranges(for: analysis, options: options)
         guard !ranges.isEmpty else {
@@ -108,7 +119,8 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
         }
         // On a fixed camera, people would jump in place at each join: the joins dissolve.
         return PlannedTrim(ranges: ranges, basis: analysis,
-                           joinCrossfade: JoinLooks.hasJumpCuts(ranges, in: analysis) ? Self.jumpCutDissolve : nil)
+                           joinCrossfade: JoinLooks.hasJumpCuts(ranges, in: analysis) ? Self.jumpCutDissolve : nil,
+                           edgeFadeDuration: options.edgeFadeDuration, loudness: options.loudness)
     }
 
     /// Seconds of the dissolve at joins that would be jump cuts.

@@ -37,6 +37,27 @@ final class Decoder {
         try check(avcodec_open2(codecContext, codec, nil), .decode, "avcodec_open2 (decoder)")
     }
 
+    /// Opens a decoder for what `encoder` writes (its packets, in its time base), on the
+    /// calling thread: a round trip that hears the encoded sound as a player will.
+    init(decoding encoder: Encoder) throws(MediaFailure) {
+        var parameters = avcodec_parameters_alloc()
+        defer { avcodec_parameters_free(&parameters) }
+        guard let parameters else { throw .outOfMemory(operation: "avcodec_parameters_alloc") }
+        try check(avcodec_parameters_from_context(parameters, encoder.pointer), .decode, "avcodec_parameters_from_context")
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw .failed(.decode, "avcodec_find_decoder", "no decoder for what the encoder writes")
+        }
+        context = try CodecContext(codec: codec)
+        streamIndex = -1
+        timeBase = encoder.timeBase
+        ticksPerFrame = 1
+        let codecContext = context.pointer
+        try check(avcodec_parameters_to_context(codecContext, parameters), .decode, "avcodec_parameters_to_context")
+        codecContext.pointee.pkt_timebase = encoder.timeBase
+        codecContext.pointee.thread_count = 1
+        try check(avcodec_open2(codecContext, codec, nil), .decode, "avcodec_open2 (decoder)")
+    }
+
     var isVideo: Bool { codecContext.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
     var width: Int32 { codecContext.pointee.width }
     var height: Int32 { codecContext.pointee.height }

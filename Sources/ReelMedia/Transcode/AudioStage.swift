@@ -2,24 +2,24 @@ internal import CFFmpeg
 import Foundation
 import ReelSupport
 
-/// Decodes one source audio stream and encodes the parts inside each range, joined end to end.
+/// Decodes one source audio stream and hands the parts inside each range, joined end to end,
+/// to its output (an encoder, or a loudness meter).
 ///
-/// Each range gets its own small graph (`atrim`, `asetpts` onto the output timeline, short
-/// `afade`s at joins, `aresample`, `aformat`); a persistent framing graph then cuts the joined
-/// sound into encoder-sized frames, so frame boundaries do not restart at every join.
+/// Each range gets its own small graph (`atrim`, `asetpts` onto the output timeline,
+/// `aresample`, `aformat` to planar float); `AudioCrossfade` mixes the overlapping sound of
+/// neighbouring ranges at each join (`AudioJoins`); a persistent graph then finishes the joined
+/// sound (loudness, fades at the output's edges, `AudioFinishing`) and cuts it into frames of
+/// the output's size, so frame boundaries do not restart at every join.
 final class AudioStage {
-    /// Length of the fade at each join, so cuts do not click.
-    static let joinFade = 0.02
-
     private let decoder: Decoder
     private let settings: AudioEncoderSettings
-    private let sink: MuxingSink
-    /// The track's position in the plan (and its encoder's in the sink).
-    private let track: Int
-    private let encoder: Encoder
-    private var range = ClosedSourceRange(start: .zero, end: .zero, needsSeek: false, endsEarly: false)
-    private var outputOffset = 0.0
-    private var fades: (in: Bool, out: Bool) = (false, false)
+    private let output: any AudioStageOutput
+    private let finishing: AudioFinishing
+    /// The source sound the current range plays: the range with what its joins borrow.
+    private var span = ClosedSourceRange(start: .zero, end: .zero, needsSeek: false, endsEarly: false)
+    /// Where `span` starts on the output timeline, in seconds.
+    private var spanOffset = 0.0
+    private var edges = AudioRangeEdges()
     private var crossfade = AudioCrossfade()
     private var continuity = AudioContinuity()
     private var rangeGraph: FilterGraph?
@@ -27,44 +27,41 @@ final class AudioStage {
     private let decoded: Frame
     private let filtered: Frame
     private let framed: Frame
-    private let packet: Packet
     private(set) var isDone = false
-    private(set) var framesEncoded = 0
     /// Source packets the decoder rejected as corrupt (skipped).
     var corruptPackets: Int { decoder.corruptPackets }
+    /// The output's sample rate; every timestamp after the range graphs counts these samples.
+    private var rate: Int32 { Int32(settings.sampleRate) }
 
-    /// The stage for `sink`'s audio track `track` (a position in the plan's audio tracks).
-    init(input: InputFile, track: Int, sink: MuxingSink) throws(MediaFailure) {
-        guard track < sink.audioEncoders.count, track < sink.plannedAudio.count else {
-            throw .failed(.encode, "audio track", "no encoder for audio track \(track)")
-        }
-        decoder = try Decoder(input: input, streamIndex: sink.plannedAudio[track].streamIndex)
-        settings = sink.plannedAudio[track].settings
-        encoder = sink.audioEncoders[track]
-        self.track = track
-        self.sink = sink
+    /// The stage for source stream `streamIndex`, made into `settings`' rate and channels,
+    /// finished by `finishing` and handed to `output`.
+    init(input: InputFile, streamIndex: Int, settings: AudioEncoderSettings, finishing: AudioFinishing,
+         output: any AudioStageOutput) throws(MediaFailure) {
+        decoder = try Decoder(input: input, streamIndex: streamIndex)
+        self.settings = settings
+        self.finishing = finishing
+        self.output = output
         decoded = try Frame()
         filtered = try Frame()
         framed = try Frame()
-        packet = try Packet()
     }
 
-    /// Starts a range that lands at `outputOffset` seconds; fades mark joins with other ranges.
-    /// With a crossfade, the range fades in over the previous range's tail (mixed in) and, when
-    /// `tailStart` is set, its own sound from there on is kept back for the next range.
-    func beginRange(_ range: ClosedSourceRange, outputOffset: Double, fadeIn: Bool, fadeOut: Bool,
-                    crossfadeIn: Bool, tailStart: Double?, crossfade length: Double) {
-        self.range = range
-        self.outputOffset = outputOffset
-        fades = (fadeIn, fadeOut)
-        crossfade.beginRange(
-            rate: settings.sampleRate, blendStart: crossfadeIn ? outputOffset : nil, tailStart: tailStart, length: length)
+    /// Starts a range that lands at `outputOffset` seconds, meeting its neighbours as `edges` say.
+    func beginRange(_ range: ClosedSourceRange, outputOffset: Double, edges: AudioRangeEdges) {
+        let lead = MediaTime(seconds: edges.lead, timescale: 1_000_000)
+        let overrun = MediaTime(seconds: edges.overrun, timescale: 1_000_000)
+        span = ClosedSourceRange(start: range.start - lead, end: range.end + overrun,
+                                 needsSeek: range.needsSeek || edges.lead > 0, endsEarly: range.endsEarly)
+        spanOffset = outputOffset - edges.lead
+        self.edges = edges
+        crossfade.beginRange(rate: rate, blendStart: edges.blendsIn ? samples(spanOffset) : nil,
+                             tailStart: edges.tailStart.map(samples))
         rangeGraph = nil
         continuity.reset()
         isDone = false
     }
 
-    /// Decodes one packet of the current range and moves what it can toward the muxer.
+    /// Decodes one packet of the current range and moves what it can toward the output.
     func handle(_ input: Packet?) throws(MediaFailure) {
         guard !isDone || input == nil else { return }
         try decoder.decode(input, into: decoded) { frame throws(MediaFailure) in
@@ -83,25 +80,25 @@ final class AudioStage {
             try moveRangeOutput(from: rangeGraph)
             self.rangeGraph = nil
         }
+        try crossfade.endRange { frame throws(MediaFailure) in try toFraming(frame) }
         decoder.flushBuffers()
         try drain()
     }
 
-    /// Flushes the framing graph and the encoder into the muxer.
+    /// Flushes the framing graph and the output.
     func finish() throws(MediaFailure) {
+        try crossfade.finish { frame throws(MediaFailure) in try toFraming(frame) }
         if let framingGraph {
             try framingGraph.push(nil)
             try drain()
         }
-        try encoder.encode(nil, into: packet) { packet throws(MediaFailure) in
-            try sink.writeAudio(packet, track: track, timeBase: encoder.timeBase)
-        }
+        try output.take(nil)
     }
 
     /// Takes one decoded frame of the current range into the range's graph, on the range's
     /// unbroken clock (timestamps in samples); the first frame at or after the range's end ends it.
     private func accept(_ frame: Frame) throws(MediaFailure) {
-        if range.endsEarly, let time = decoder.time(of: frame), time >= range.end {
+        if span.endsEarly, let time = decoder.time(of: frame), time >= span.end {
             isDone = true
             return
         }
@@ -122,73 +119,66 @@ final class AudioStage {
         try moveRangeOutput(from: graph)
     }
 
-    /// Moves trimmed, resampled frames of the range into the framing graph (mixing in the
-    /// previous tail and keeping back this range's tail when crossfading).
+    /// Moves trimmed, resampled frames of the range through the crossfade into the framing graph.
     private func moveRangeOutput(from graph: FilterGraph) throws(MediaFailure) {
         while try graph.pull(into: filtered) == .produced {
             defer { filtered.unreference() }
-            let keep = try crossfade.process(filtered, timeBase: graph.outputTimeBase)
-            guard keep > 0 else { continue }
-            filtered.sampleCount = Int32(keep)
-            let framing = try framingGraph.orMake { () throws(MediaFailure) in
-                try makeFramingGraph(timeBase: graph.outputTimeBase)
-            }
-            try framing.push(filtered)
+            filtered.pts = av_rescale_q(filtered.pts, graph.outputTimeBase, av_make_q(1, rate))
+            try crossfade.process(filtered) { frame throws(MediaFailure) in try toFraming(frame) }
         }
     }
 
-    /// Moves encoder-sized frames into the encoder once the muxer is ready.
+    /// Pushes a frame of joined sound (timestamp in samples) into the framing graph.
+    private func toFraming(_ frame: Frame) throws(MediaFailure) {
+        let framing = try framingGraph.orMake { () throws(MediaFailure) in try makeFramingGraph() }
+        try framing.push(frame)
+    }
+
+    /// Moves finished frames of the output's size into the output once it is ready.
     func drain() throws(MediaFailure) {
-        guard sink.isReady, let graph = framingGraph else { return }
+        guard output.isReady, let graph = framingGraph else { return }
         while try graph.pull(into: framed) == .produced {
             defer { framed.unreference() }
-            framed.pts = av_rescale_q(framed.pts, graph.outputTimeBase, encoder.timeBase)
-            try encoder.encode(framed, into: packet) { packet throws(MediaFailure) in
-                try sink.writeAudio(packet, track: track, timeBase: encoder.timeBase)
-            }
-            framesEncoded += 1
+            framed.pts = av_rescale_q(framed.pts, graph.outputTimeBase, av_make_q(1, rate))
+            try output.take(framed)
         }
     }
 
     private func makeRangeGraph(for frame: Frame, timeBase: AVRational) throws(MediaFailure) -> FilterGraph {
         let source = FilterGraph.audioSourceArguments(for: frame, timeBase: timeBase)
         var chain: [String] = []
-        if range.needsSeek || range.endsEarly {
-            var trim = "atrim=start=\(seconds(range.start.seconds))"
-            if range.endsEarly { trim += ":end=\(seconds(range.end.seconds))" }
+        if span.needsSeek || span.endsEarly {
+            var trim = "atrim=start=\(seconds(span.start.seconds))"
+            if span.endsEarly { trim += ":end=\(seconds(span.end.seconds))" }
             chain.append(trim)
         }
-        let shift = range.start.seconds - outputOffset
+        let shift = span.start.seconds - spanOffset
         if shift != 0 { chain.append("asetpts=PTS-(\(seconds(shift)))/TB") }
-        let length = (range.end - range.start).seconds
-        if crossfade.blendsIn {
-            chain.append("afade=t=in:st=\(seconds(outputOffset)):d=\(crossfade.length)")
-        } else if fades.in {
-            chain.append("afade=t=in:st=\(seconds(outputOffset)):d=\(Self.joinFade)")
-        }
-        if let tailStart = crossfade.tailStart {
-            chain.append("afade=t=out:st=\(seconds(tailStart)):d=\(crossfade.length)")
-        } else if fades.out {
-            chain.append("afade=t=out:st=\(seconds(outputOffset + length - Self.joinFade)):d=\(Self.joinFade)")
+        let fade = AudioJoins.fallbackFade
+        if edges.fadesIn { chain.append("afade=t=in:st=\(seconds(spanOffset)):d=\(fade)") }
+        if edges.fadesOut {
+            chain.append("afade=t=out:st=\(seconds(spanOffset + (span.end - span.start).seconds - fade)):d=\(fade)")
         }
         chain.append("aresample=\(settings.sampleRate)")
-        let format = av_get_sample_fmt_name(encoder.sampleFormat)
-            .map { String(cString: $0) } ?? "fltp"
-        chain.append("aformat=sample_fmts=\(format):channel_layouts=\(settings.channels == 1 ? "mono" : "stereo")")
+        chain.append("aformat=sample_fmts=fltp:channel_layouts=\(layout)")
         return try FilterGraph(isVideo: false, sourceArguments: source, description: chain.joined(separator: ","), threads: 1)
     }
 
-    /// A pass-through graph whose sink hands out frames of exactly the encoder's frame size.
-    private func makeFramingGraph(timeBase: AVRational) throws(MediaFailure) -> FilterGraph {
-        let format = av_get_sample_fmt_name(encoder.sampleFormat)
-            .map { String(cString: $0) } ?? "fltp"
-        let layout = settings.channels == 1 ? "mono" : "stereo"
-        let source = "time_base=\(timeBase.num)/\(timeBase.den):sample_rate=\(settings.sampleRate)"
-            + ":sample_fmt=\(format):channel_layout=\(layout)"
-        let graph = try FilterGraph(isVideo: false, sourceArguments: source, description: "anull", threads: 1)
-        if encoder.frameSize > 0 { graph.setAudioFrameSize(encoder.frameSize) }
+    /// The graph that finishes the joined sound and hands out frames of exactly the output's size.
+    private func makeFramingGraph() throws(MediaFailure) -> FilterGraph {
+        let format = av_get_sample_fmt_name(output.sampleFormat).map { String(cString: $0) } ?? "fltp"
+        let source = "time_base=1/\(rate):sample_rate=\(rate):sample_fmt=fltp:channel_layout=\(layout)"
+        let chain = finishing.filters(rate: settings.sampleRate)
+            + ["aformat=sample_fmts=\(format):sample_rates=\(rate):channel_layouts=\(layout)"]
+        let graph = try FilterGraph(isVideo: false, sourceArguments: source, description: chain.joined(separator: ","), threads: 1)
+        if output.frameSize > 0 { graph.setAudioFrameSize(output.frameSize) }
         return graph
     }
+
+    private var layout: String { settings.channels == 1 ? "mono" : "stereo" }
+
+    /// `seconds` on the output timeline as a sample index.
+    private func samples(_ seconds: Double) -> Int64 { Int64((seconds * Double(rate)).rounded()) }
 
     private func seconds(_ value: Double) -> String { String(format: "%.9f", value) }
 }

@@ -31,8 +31,12 @@ package struct TranscodePlan: Sendable {
     var subtitleStreamIndices: [Int]
     /// Move the index to the front of the file.
     var fastStart: Bool
-    /// Seconds of crossfade at each join between ranges (0: cut with short audio fades).
+    /// Seconds of crossfade at each join between ranges (0: cut, the sound overlapping
+    /// briefly: `AudioJoins`).
     var crossfade: Double = 0
+    /// Seconds of fade from black and silence at the output's start and back to them at its
+    /// end (0: none).
+    package var edgeFade: Double = 0
     /// The virtual camera: each source frame is cropped to its window before `videoFilter`
     /// (or, in fitted shots, goes whole through `framing.fitFilter`); `nil` keeps the frame.
     package var framing: FramingPlan?
@@ -119,7 +123,9 @@ extension TranscodePlan {
     /// The picture as the plan's filter makes it, without denoising: what an encode of this
     /// plan is compared with.
     package var referenceFilter: String {
-        videoFilter.split(separator: ",").filter { !$0.hasPrefix("hqdn3d") }.joined(separator: ",")
+        let kept = videoFilter.split(separator: ",").filter { !$0.hasPrefix("hqdn3d") }.joined(separator: ",")
+        guard let fades = pictureFadeFilter(videoEnd: videoEnd) else { return kept }
+        return kept.isEmpty ? fades : fades + "," + kept
     }
     /// This plan with per-shot rate factors.
     package func scheduling(_ changes: [RateChange]) -> TranscodePlan {
@@ -142,6 +148,7 @@ extension TranscodePlan {
         plan.outputPath = path
         plan.fastStart = false
         plan.crossfade = 0
+        plan.edgeFade = 0
         return plan
     }
 
@@ -193,11 +200,14 @@ package struct AudioTrackPlan: Sendable, Equatable {
     /// The source stream.
     package var streamIndex: Int
     package var settings: AudioEncoderSettings
+    /// The loudness change of its normalisation, when it is normalised.
+    package var loudness: LoudnessAdjustment?
 
     /// Creates the value from every field.
-    package init(streamIndex: Int, settings: AudioEncoderSettings) {
+    package init(streamIndex: Int, settings: AudioEncoderSettings, loudness: LoudnessAdjustment? = nil) {
         self.streamIndex = streamIndex
         self.settings = settings
+        self.loudness = loudness
     }
 }
 

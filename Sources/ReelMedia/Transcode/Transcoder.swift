@@ -28,28 +28,36 @@ package struct Transcoder {
             try SubtitleTrack(source: plan.source, streamIndex: index)
         }
         let sink = try MuxingSink(plan: plan, metadataSource: plan.keepsMetadata ? input : nil, subtitles: subtitles)
-        let video = try VideoStage(input: input, plan: plan, sink: sink)
-        let audio = try plan.audioTracks.indices.map { track throws(MediaFailure) in
-            try AudioStage(input: input, track: track, sink: sink)
+        let sourceEnd = plan.source.layout?.endTimestamp(ofStream: plan.videoStreamIndex) ?? sourceEndTicks(input)
+        let videoEnd = sourceEnd.flatMap { end in input.stream(plan.videoStreamIndex).map { Double(end) * av_q2d($0.pointee.time_base) } }
+        let video = try VideoStage(input: input, plan: plan, sink: sink, fadeFilter: plan.pictureFadeFilter(videoEnd: videoEnd))
+        let encoded = try plan.audioTracks.indices.map { track throws(MediaFailure) in try EncodedAudio(sink: sink, track: track) }
+        let audio = try zip(plan.audioTracks, encoded).map { track, output throws(MediaFailure) in
+            try AudioStage(input: input, streamIndex: track.streamIndex, settings: track.settings,
+                           finishing: plan.audioFinishing(for: track, videoEnd: videoEnd), output: output)
         }
         let audioStage = Dictionary(uniqueKeysWithValues: zip(audioIndices, audio))
+        let joins = plan.audioJoins
         let total = max(plan.ranges.map { ($0.end - $0.start).seconds }.reduce(0, +), 0.001)
-        let sourceEnd = plan.source.layout?.endTimestamp(ofStream: plan.videoStreamIndex) ?? sourceEndTicks(input)
         let rangeSeek = RangeSeek(input: input, videoStream: plan.videoStreamIndex,
                                   checksFirstPicture: plan.source.layout?.stream(plan.videoStreamIndex)?.isH264 == true)
         let reading = try Packet()
         var packetsRead = 0
         var outputSeconds = 0.0
+        var previousPictureTail = false
         for (position, range) in plan.ranges.enumerated() {
-            var pending = position > 0 || range.needsSeek ? try rangeSeek.packets(forRangeAt: range.start.seconds) : []
+            // The sound may start a little before the range (its join's overlap), on a warm decoder.
+            let lead = audio.isEmpty ? 0 : plan.audioSeekLead(position: position, joins: joins)
+            var pending = position > 0 || range.needsSeek ? try rangeSeek.packets(forRangeAt: range.start.seconds - lead) : []
             let isLast = position == plan.ranges.count - 1
             video.beginRange(range, isLast: isLast)
             // With a crossfade the range starts before the previous one ended: sound follows picture.
-            for stage in audio {
-                stage.beginRange(range, outputOffset: video.rangeOffset, fadeIn: position > 0, fadeOut: !isLast,
-                                 crossfadeIn: video.rangeOffset < outputSeconds - 1e-6, tailStart: video.tailStart,
-                                 crossfade: plan.crossfade)
-            }
+            let edges = joins.edges(
+                position: position, outputOffset: video.rangeOffset, duration: (range.end - range.start).seconds,
+                pictureBlendsIn: video.rangeOffset < outputSeconds - 1e-6, pictureTailStart: video.tailStart,
+                followsPictureTail: previousPictureTail)
+            previousPictureTail = video.tailStart != nil
+            for stage in audio { stage.beginRange(range, outputOffset: video.rangeOffset, edges: edges) }
             for track in subtitles { track.schedule(range, outputOffset: video.rangeOffset, outputEnd: video.tailStart) }
             try sink.writeSubtitles()
             var atEndOfFile = false
@@ -95,7 +103,7 @@ package struct Transcoder {
         }
         try sink.output.finish()
         var statistics = video.statistics
-        statistics.audioFramesEncoded = audio.first?.framesEncoded ?? 0
+        statistics.audioFramesEncoded = encoded.first?.framesEncoded ?? 0
         statistics.corruptPackets = failed
         statistics.damagedFrames = video.damagedFrames
         return statistics

@@ -42,8 +42,13 @@ final class VideoStage {
     /// Decoded pictures the decoder flagged as damaged.
     var damagedFrames: Int { decoder.damagedFrames }
 
-    init(input: InputFile, plan: TranscodePlan, sink: MuxingSink) throws(MediaFailure) {
+    /// The picture's fades at the output's edges, ahead of every graph's filters.
+    private let fadeFilter: String?
+
+    /// The stage for `plan`'s video, fading it by `fadeFilter` (output times) when given.
+    init(input: InputFile, plan: TranscodePlan, sink: MuxingSink, fadeFilter: String? = nil) throws(MediaFailure) {
         self.plan = plan
+        self.fadeFilter = fadeFilter
         self.sink = sink
         decoder = try Decoder(input: input, streamIndex: plan.videoStreamIndex)
         decoder.timesUntimedFrames = true
@@ -308,6 +313,7 @@ final class VideoStage {
         if let framing = plan.framing, Int(frame.width) != framing.cropWidth || Int(frame.height) != framing.cropHeight {
             description = framing.fitFilter
         }
+        if let fadeFilter { description = description.isEmpty ? fadeFilter : fadeFilter + "," + description }
         return try FilterGraph(isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: frame, timeBase: timeBase),
                                description: description)
     }
