@@ -15,7 +15,7 @@ struct HighlightsCommand: ReelCommand {
                 --max-duration, the strongest parts spread over the video fill the budget \
                 (crossfades count inside it). Only those ranges are compressed, joined in time \
                 order, the sound overlapping for 20 ms at each cut. Every option of 'reel compress' \
-                applies except --start, --end, --ranges and the dead-air cuts (the reel picks its own ranges); \
+                applies except --start, --end and --ranges (the reel picks its own ranges) and the dead-air cuts; \
                 --dry-run prints the ranges it would keep, --dry-run --json as plannedRanges. \
                 Output: IN-highlights.EXT.
                 """,
