@@ -148,7 +148,8 @@ public struct SpeechSignal: EngagementSignal {
 
 /// People on screen: a large, central face scores 1 (a face filling a twentieth of the picture
 /// and more); where the 68-point landmark model measured the faces, a face neither smiling nor
-/// turned to the camera counts three quarters. Faces are looked for every 2 s, so short segments may have no face sample.
+/// turned to the camera counts three quarters. Faces are looked for on the first sample of each
+/// shot and every 2 s, so a segment inside a long shot may have no face sample.
 public struct FacePresenceSignal: EngagementSignal {
     /// Creates the signal.
     public init() {}
