@@ -55,30 +55,21 @@ package struct SoundEnvelope: Sendable, Equatable, Codable {
     package var hasSound: Bool { levels.contains { Double($0) >= pauseLevel } }
 
     /// The pauses (runs of steps under `pauseLevel`, at least `minimum` seconds) that overlap
-    /// `range`, as time ranges.
+    /// `range`, as time ranges; a run is followed past the range's ends so its true length counts.
     package func pauses(overlapping range: ClosedRange<Double>, minimum: Double = 0.1) -> [ClosedRange<Double>] {
-        let first = max(Int(((range.lowerBound - start) / step).rounded(.down)) - 1, 0)
-        let last = min(Int(((range.upperBound - start) / step).rounded(.up)) + 1, levels.count - 1)
-        guard first <= last else { return [] }
         let threshold = pauseLevel
+        func quiet(_ index: Int) -> Bool { Double(levels[index]) < threshold }
+        var index = max(Int(((range.lowerBound - start) / step).rounded(.down)) - 1, 0)
+        let last = min(Int(((range.upperBound - start) / step).rounded(.up)) + 1, levels.count - 1)
+        guard index <= last else { return [] }
+        while index > 0 && quiet(index) && quiet(index - 1) { index -= 1 }
         var result: [ClosedRange<Double>] = []
-        var runStart: Int?
-        // A run is extended to the envelope's edges so a pause's true length is known.
-        var index = first
-        while index > 0 && Double(levels[index - 1]) < threshold && Double(levels[index]) < threshold { index -= 1 }
-        let from = index
-        index = last
-        while index < levels.count - 1 && Double(levels[index + 1]) < threshold && Double(levels[index]) < threshold { index += 1 }
-        let to = index
-        for position in from...to {
-            let quiet = Double(levels[position]) < threshold
-            if quiet, runStart == nil { runStart = position }
-            if let opened = runStart, !quiet || position == to {
-                let closing = quiet ? position + 1 : position
-                let pause = (start + Double(opened) * step)...(start + Double(closing) * step)
-                if pause.upperBound - pause.lowerBound >= minimum - 1e-9 { result.append(pause) }
-                runStart = nil
-            }
+        while index <= last {
+            guard quiet(index) else { index += 1; continue }
+            let opened = index
+            while index < levels.count && quiet(index) { index += 1 }
+            let pause = (start + Double(opened) * step)...(start + Double(index) * step)
+            if pause.upperBound - pause.lowerBound >= minimum - 1e-9 { result.append(pause) }
         }
         return result
     }
@@ -86,10 +77,8 @@ package struct SoundEnvelope: Sendable, Equatable, Codable {
     /// How far (dB) the sound around `time` lies under the loudest step within `reach`
     /// seconds: a word's middle is near 0, the gap between words or sounds 10 dB and more.
     package func dip(at time: Double, reach: Double = 0.5) -> Double {
-        level(around: reach, at: time) - level(around: time)
+        level(around: time, radius: reach) - level(around: time)
     }
-
-    private func level(around radius: Double, at time: Double) -> Double { level(around: time, radius: radius) }
 
     /// The moments within `range` where the sound dips at least `depth` dB under its
     /// surroundings and is lowest within 0.1 s: gaps between words, lows between sounds.

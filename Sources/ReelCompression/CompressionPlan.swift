@@ -86,14 +86,15 @@ extension CompressionPlan {
             planner.config.trim = .ranges(trim.ranges)
             basis = trim.basis
             if !trim.focus.isEmpty { planner.config.reframing?.focus = trim.focus }
-            if let crossfade = trim.joinCrossfade, planner.config.crossfadeDuration == 0, !planner.config.streamCopy,
-               planner.config.targetQuality == nil, trim.ranges.allSatisfy({ $0.duration.seconds >= 2 * crossfade }) {
-                planner.config.crossfadeDuration = crossfade
-            }
-            // What the trim asks of the output (a reel's fades) where the config says nothing; a copy cannot.
+            // What the trim asks of the output (a reel's fades, loudness, dissolves) where the config
+            // says nothing; a copy cannot, and a target quality refuses crossfades.
             if !config.streamCopy {
                 if planner.config.edgeFadeDuration == nil { planner.config.edgeFadeDuration = trim.edgeFadeDuration }
                 if planner.config.loudness == nil { planner.config.loudness = trim.loudness }
+                if let crossfade = trim.joinCrossfade, planner.config.crossfadeDuration == 0, config.targetQuality == nil,
+                   trim.ranges.allSatisfy({ $0.duration.seconds >= 2 * crossfade }) {
+                    planner.config.crossfadeDuration = crossfade
+                }
             }
         }
         var shotStarts: [Double] = []
