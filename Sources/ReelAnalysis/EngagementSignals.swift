@@ -161,14 +161,29 @@ public struct FacePresenceSignal: EngagementSignal {
     }
 }
 
+/// A face seen close while someone speaks: a talking head, the reply in a dialogue's close-up.
+/// Scores the face's closeness (its mean share of the picture, 0 at a fiftieth, 1 at an eighth
+/// and more: a medium shot's face scores about a third) times how much the sound is like speech.
+/// Presence alone (`FacePresenceSignal`) cannot tell a close-up from a medium shot; this cue can.
+public struct SpeakingFaceSignal: EngagementSignal {
+    /// Creates the signal.
+    public init() {}
+    public var name: String { "speakingFace" }
+    public func score(_ features: SegmentFeatures) -> Double {
+        guard features.loudness > -55 else { return 0 }
+        let closeness = min(max((features.faceArea - 0.02) / 0.105, 0), 1)
+        return closeness * features.speechLikeness
+    }
+}
+
 /// How much each signal counts, and how pictures that cannot be seen are held down.
 ///
 /// A segment's raw engagement is the weighted mean of its signals (audio signals left out when
 /// the video has none), times a visibility factor (1 for a normal picture, 0 for black or blank
 /// frames, `darkFloor` for very dark ones), times `1 - textPenalty x` the share of text-like
 /// samples (titles, credits). `LevelCalibration` then turns raw engagement into levels 0...9.
-/// Defaults: motion 0.45, loudness 0.25, sound events 0.15, faces 0.1, subject 0.05, quality
-/// 0.05, speech 0.05, rhythm 0.05 (normalized by their sum). Tuned on real footage
+/// Defaults: motion 0.45, loudness 0.25, sound events 0.15, speaking close-ups 0.15, faces 0.1,
+/// subject 0.05, quality 0.05, speech 0.05, rhythm 0.05 (normalized by their sum). Tuned on real footage
 /// (Benchmarks/realeval): picture action and sound carry engagement; the subject cue is weak
 /// on its own and mostly steers the key frame and tiles.
 public struct EngagementWeights: Sendable, Equatable {
@@ -181,8 +196,8 @@ public struct EngagementWeights: Sendable, Equatable {
 
     /// The documented defaults.
     public init(weights: [String: Double] = [
-                    "motion": 0.45, "loudness": 0.25, "onsets": 0.15, "faces": 0.1, "subject": 0.05, "quality": 0.05,
-                    "speech": 0.05, "rhythm": 0.05,
+                    "motion": 0.45, "loudness": 0.25, "onsets": 0.15, "speakingFace": 0.15, "faces": 0.1, "subject": 0.05,
+                    "quality": 0.05, "speech": 0.05, "rhythm": 0.05,
                 ],
                 darkFloor: Double = 0.3, textPenalty: Double = 0.8) {
         self.weights = weights
@@ -193,7 +208,7 @@ public struct EngagementWeights: Sendable, Equatable {
     /// The built-in signals.
     public static let standardSignals: [any EngagementSignal] = [
         MotionSignal(), SubjectSignal(), AudioLoudnessSignal(), AudioOnsetSignal(), ShotRhythmSignal(),
-        VisualQualitySignal(), FacePresenceSignal(), SpeechSignal(),
+        VisualQualitySignal(), FacePresenceSignal(), SpeechSignal(), SpeakingFaceSignal(),
     ]
 }
 
@@ -208,7 +223,7 @@ struct EngagementScorer {
     func raw(_ features: SegmentFeatures) -> Double {
         var total = 0.0, weightSum = 0.0
         for signal in signals {
-            if !hasAudio && ["loudness", "onsets", "speech"].contains(signal.name) { continue }
+            if !hasAudio && ["loudness", "onsets", "speech", "speakingFace"].contains(signal.name) { continue }
             let weight = weights.weights[signal.name] ?? 0
             guard weight > 0 else { continue }
             total += weight * min(max(signal.score(features), 0), 1)

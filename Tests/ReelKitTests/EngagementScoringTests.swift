@@ -27,11 +27,29 @@ import Testing
         let still = scorer.raw(Self.features(motion: 0.001, loudness: -60, subject: 0.1))
         let black = scorer.raw(Self.features(brightness: 0.01, blank: 1))
         let dark = scorer.raw(Self.features(motion: 0.08, brightness: 0.02, loudness: -15, onsets: 3, subject: 0.9, above: 8))
-        #expect(action > 0.7)
+        #expect(action > 0.65)
         #expect(still < 0.3)
         #expect(black == 0)
         #expect(dark < action / 2)
         #expect((0...1).contains(action))
+    }
+
+    /// The same dialogue scores higher in a close-up than in a medium shot; a close-up over
+    /// music alone gets nothing from the speaking-face cue.
+    @Test func aSpeakingCloseUpEngagesMoreThanTheMediumShot() {
+        func dialogue(faceArea: Double, speech: Double) -> SegmentFeatures {
+            var features = Self.features(motion: 0.012, loudness: -30, onsets: 2, subject: 0.4)
+            features.faceShare = 1
+            features.faceArea = faceArea
+            features.faceCentrality = 0.9
+            features.speechLikeness = speech
+            return features
+        }
+        let closeUp = dialogue(faceArea: 0.16, speech: 1), medium = dialogue(faceArea: 0.05, speech: 1)
+        #expect(scorer.raw(closeUp) > scorer.raw(medium) + 0.05, "\(scorer.raw(closeUp)) vs \(scorer.raw(medium))")
+        #expect(SpeakingFaceSignal().score(closeUp) == 1)
+        #expect(SpeakingFaceSignal().score(dialogue(faceArea: 0.16, speech: 0)) == 0)
+        #expect(SpeakingFaceSignal().score(dialogue(faceArea: 0.01, speech: 1)) == 0, "a face far away")
     }
 
     @Test func aPanOverEmptySceneryIsNotAction() {

@@ -54,6 +54,26 @@ import Testing
         #expect(searched.count <= 6, "every 4 s and after the two cuts: \(searched)")
     }
 
+    /// A close-up of a face while someone speaks engages: Megamind.avi's man in glasses replying
+    /// in close-up (8.38-11.3 s) is its most engaging shot and its highlight; without the face
+    /// pass (the cue unseen) it is not.
+    @Test func aSpeakingCloseUpIsTheHighlightOfADialogue() async throws {
+        let film = try await offPool { try FaceFixtures.footage("Megamind.avi") }
+        let asset = MediaIntelligenceVideoAsset(url: film)
+        let analysis = try await VideoAnalyzer().analysis(of: asset)
+        func closeUpLevel(_ analysis: VideoAnalysis) throws -> Float {
+            try #require(analysis.segments.first { $0.timeRange.start.seconds > 8.3 && $0.timeRange.end.seconds > 11 }).level
+        }
+        let closeUp = try closeUpLevel(analysis)
+        #expect(analysis.segments.allSatisfy { $0.level <= closeUp }, "\(analysis.segments.map { ($0.timeRange.start.seconds, $0.level) })")
+        let highlights = HighlightSelector.highlights(analysis, minimumLevel: nil)
+        #expect(highlights.contains { $0.start.seconds >= 8.3 && $0.end.seconds > 11 }, "\(highlights)")
+        var blind = VideoAnalyzer.Options()
+        blind.faces = nil
+        let unseen = try await VideoAnalyzer(options: blind).analysis(of: asset)
+        #expect(try closeUpLevel(unseen) < closeUp - 1)
+    }
+
     @Test func searchesAreCloserInShortVideos() {
         let options = FacePresenceOptions()
         #expect(options.interval(forDuration: 600) == 2)
