@@ -86,16 +86,15 @@ struct EditPoints {
             candidates.append((point, cost(point) - (length >= 0.3 ? 0.2 : 0)))
         }
         if let best = candidates.min(by: { $0.cost < $1.cost }) { return best.time }
-        // No pause within reach (a film's score, sound effects): a shot boundary close by, as
-        // without sound (the join's short crossfade carries the sound over); else the gap
-        // between words or sounds nearest the edge; else the quietest moment near it.
-        if let boundary = boundaries.filter({ allowed.contains($0) }).min(by: { abs($0 - time) < abs($1 - time) }),
-           abs(boundary - time) <= snapDistance {
+        // No pause within reach (a film's score, sound effects): a shot boundary, as without
+        // sound (the join's short crossfade carries the sound over), the closer the better;
+        // else the gap between words or sounds cheapest to reach; else the quietest moment near.
+        if let boundary = boundaries.filter({ allowed.contains($0) }).min(by: { cost($0) < cost($1) }) {
             return boundary
         }
+        if let gap = sound.lows(in: allowed).min(by: { cost($0) < cost($1) }) { return gap }
         let near = max(allowed.lowerBound, time - 0.5)...min(allowed.upperBound, time + 0.5)
         guard near.lowerBound <= near.upperBound else { return time }
-        if let gap = sound.lows(in: near).min(by: { cost($0) < cost($1) }) { return gap }
         return sound.quietest(in: near) ?? time
     }
 

@@ -50,6 +50,22 @@ import Testing
         #expect(Self.rounded(edits.refined([range(3, 4.5)], budget: nil)) == [[3, 4.5]], "nothing within 0.5 s")
     }
 
+    /// A film's score runs over everything: with no pause within reach an edge goes onto a shot
+    /// boundary, however far within reach (the sound joins under a short crossfade), else into
+    /// the nearest low between sounds, not left where it was.
+    @Test func withoutAPauseInReachAnEdgeTakesABoundaryElseALowInTheSound() {
+        let levels = (0..<600).map { step -> Int8 in
+            let time = Double(step) * 0.02 + 0.01
+            return (5.1...5.3).contains(time) ? -34 : -20
+        }
+        let music = SoundEnvelope(start: 0, step: 0.02, levels: levels, typical: -20)
+        #expect(music.pauses(overlapping: 0...12).isEmpty, "a low in music is not a pause")
+        let low = EditPoints(boundaries: [1, 11], sound: music, bounds: 0...12).refined([range(6, 10)], budget: nil)
+        #expect((5.1...5.3).contains(low[0].start.seconds), "\(low)")
+        let boundary = EditPoints(boundaries: [1, 4.6, 11], sound: music, bounds: 0...12).refined([range(6, 10)], budget: nil)
+        #expect(abs(boundary[0].start.seconds - 4.6) < 1e-6, "\(boundary)")
+    }
+
     @Test func anEnvelopeSurvivesASavedAnalysis() throws {
         var analysis = HighlightEditorTests.analysis([(0, 4, 7, 10)])
         analysis.sound = Self.envelope(seconds: 4, pauses: [1...2])
@@ -63,16 +79,20 @@ import Testing
     }
 
     /// On real dialogue: Megamind.avi's speech runs over the cut at 6.46 s and ends at 7.8 s;
-    /// the reel ends in the pause after it, and its last 0.1 s of sound is quiet.
-    @Test func megamindsReelEndsAfterTheSentence() async throws {
+    /// a piece ending on that cut ends in the pause after the sentence instead, and its last
+    /// 0.1 s of sound is quiet. The reel itself is the man's speaking close-up, to the end.
+    @Test func megamindsPiecesEndAfterTheSentence() async throws {
         let film = try await offPool { try FaceFixtures.footage("Megamind.avi") }
         let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: film))
         let sound = try #require(analysis.sound)
-        let pieces = HighlightEditor.pieces(analysis, editing: HighlightEditing())
-        let last = try #require(pieces.last)
-        #expect(last.end.seconds > 7.8 && last.end.seconds < 8.4, "\(pieces)")
-        #expect(sound.isQuiet(at: last.end.seconds))
         #expect(!sound.isQuiet(at: 6.46), "the cut at 6.46 s is mid-sentence")
+        let edits = EditPoints(boundaries: analysis.boundaries.map(\.time.seconds), sound: sound, bounds: 0...analysis.duration)
+        let piece = try #require(edits.refined([range(4.13, 6.465)], budget: nil).first)
+        #expect(piece.end.seconds > 7.8 && piece.end.seconds <= 8.39, "\(piece)")
+        #expect(sound.isQuiet(at: piece.end.seconds))
+        let reel = HighlightEditor.pieces(analysis, editing: HighlightEditing())
+        let last = try #require(reel.last)
+        #expect(last.end.seconds > 11.2 || (last.end.seconds > 7.8 && sound.isQuiet(at: last.end.seconds)), "\(reel)")
     }
 
     /// vtest.avi is a fixed surveillance camera: joined pieces would make people jump in place,
