@@ -220,8 +220,8 @@ struct CompressionPlanner {
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         let duration = MediaTime(seconds: source.duration, timescale: 1_000_000)
         // A range may end up to two source frames past the container's duration and then runs
-        // to the source's end: decoders put the last pictures of an AVI with packed B frames a
-        // frame late, so the analysis's segments (and reels cut from them) end there.
+        // to the source's end: times rounded to frames, and analyses saved before AVI pictures
+        // were timed by their slots (the decoder alone put them a frame or more late), end there.
         let slack = MediaTime(seconds: max(0.001, 2 / sourceFrameRate), timescale: 1_000_000)
         func text(_ range: TimeRange) -> String {
             String(format: "%.3f-%.3f s", range.start.seconds, range.end.seconds)

@@ -35,6 +35,9 @@ final class BitstreamFilter {
         try check(av_bsf_send_packet(context, packet?.pointer), .mux, "av_bsf_send_packet")
     }
 
+    /// Drops whatever the filter holds (after a seek).
+    func flush() { av_bsf_flush(context) }
+
     /// Takes the next filtered packet into `packet`; `false` when the filter needs more input
     /// or has nothing left.
     func receive(into packet: Packet) throws(MediaFailure) -> Bool {

@@ -12,7 +12,7 @@ import ReelSupport
 /// again, so that nothing held from before the seek comes out after it.
 final class CopyPacketReader {
     private let input: InputFile
-    private let pipes: [Int: CopyPipe]
+    private let pipes: [Int: PacketPipe]
     private let order: [Int]
     private var ready: [Packet] = []
     private var atEnd = false
@@ -21,10 +21,10 @@ final class CopyPacketReader {
     init(input: InputFile, streams: [Int]) throws(MediaFailure) {
         self.input = input
         let decodeOrderOnly = input.context.pointee.iformat.map { String(cString: $0.pointee.name) } == "avi"
-        var pipes: [Int: CopyPipe] = [:]
+        var pipes: [Int: PacketPipe] = [:]
         for index in streams {
             guard let stream = input.stream(index), let parameters = stream.pointee.codecpar else { continue }
-            pipes[index] = try CopyPipe(streamIndex: index, parameters: parameters, timeBase: stream.pointee.time_base,
+            pipes[index] = try PacketPipe(streamIndex: index, parameters: parameters, timeBase: stream.pointee.time_base,
                                         decodeOrderOnly: decodeOrderOnly)
         }
         self.pipes = pipes
@@ -81,63 +81,5 @@ final class CopyPacketReader {
             }
         }
         return ready.removeFirst()
-    }
-}
-
-/// One stream's way through a copy: its bitstream filter and retimer, if it needs them.
-private final class CopyPipe {
-    private let streamIndex: Int
-    private let source: UnsafePointer<AVCodecParameters>
-    private let timeBase: AVRational
-    private let filterName: String?
-    private var filter: BitstreamFilter?
-    private let retimer: DecodeOrderRetimer?
-
-    init(streamIndex: Int, parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational,
-         decodeOrderOnly: Bool) throws(MediaFailure) {
-        self.streamIndex = streamIndex
-        source = parameters
-        self.timeBase = timeBase
-        switch parameters.pointee.codec_id {
-        case AV_CODEC_ID_MPEG4:
-            filterName = "mpeg4_unpack_bframes"
-            retimer = decodeOrderOnly ? DecodeOrderRetimer() : nil
-        case AV_CODEC_ID_AAC where parameters.pointee.extradata_size == 0:
-            filterName = "aac_adtstoasc"
-            retimer = nil
-        default:
-            filterName = nil
-            retimer = nil
-        }
-        try restart()
-    }
-
-    /// The codec parameters of the packets this pipe hands out.
-    var parameters: UnsafePointer<AVCodecParameters> { filter?.outputParameters ?? source }
-
-    /// Drops whatever is held and opens the filter afresh.
-    func restart() throws(MediaFailure) {
-        retimer?.reset()
-        filter = try filterName.map { name throws(MediaFailure) in
-            try BitstreamFilter(name: name, parameters: source, timeBase: timeBase)
-        }
-    }
-
-    /// Takes the stream's next packet (`nil` at the end of the file); returns those ready.
-    func push(_ packet: Packet?) throws(MediaFailure) -> [Packet] {
-        var filtered: [Packet] = []
-        if let filter {
-            try filter.send(packet)
-            while true {
-                let out = try Packet()
-                guard try filter.receive(into: out) else { break }
-                out.streamIndex = streamIndex
-                filtered.append(out)
-            }
-        } else if let packet {
-            filtered = [packet]
-        }
-        guard let retimer else { return filtered }
-        return filtered.flatMap { retimer.push($0) } + (packet == nil ? retimer.flush() : [])
     }
 }
