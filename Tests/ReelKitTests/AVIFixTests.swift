@@ -71,28 +71,56 @@ import ReelAnalysis
         #expect(result.analytics.compressedFrameCount == source)
     }
 
-    /// The decoder puts an AVI's pictures a frame late, so the analysis's last segment ends
-    /// past the container's duration; a range (a reel) cut from it runs to the source's end
-    /// instead of being refused (Megamind.avi's 8 s reel was "beyond the end").
-    @Test func theAnalysisLastSegmentCompressesToTheLastPicture() async throws {
-        let url = try Fixtures.clip("packed_bframes.avi")
+    /// Re-encoded pictures keep their AVI slots: the first at 0, the last ending at the
+    /// container's duration (the decoder alone puts them one to three slots late behind B frames:
+    /// Megamind.avi's copy ran 0.041-11.303 s, packed_bframes.avi's started at 0.12 s).
+    @Test(arguments: ["packed_bframes.avi", "mpeg4_bframes.avi"])
+    func reencodedPicturesKeepTheirSlots(clip: String) async throws {
+        let source = try MediaInfo.probe(try Fixtures.clip(clip))
+        let (result, _, _) = try await Harness.compress(clip)
+        let times = try Self.frameTimes(result.url)
+        let first = try #require(times.first), last = try #require(times.last)
+        let slot = 1 / (source.primaryVideo?.video?.frameRate ?? 25)
+        #expect(abs(first) < 1e-3, "first picture at \(first) s")
+        #expect(abs(last + slot - source.duration) < 0.07, "last picture at \(last) s of \(source.duration) s")
+    }
+
+    /// The analysis ends where the pictures end: its last segment at the video stream's duration,
+    /// and a range cut from it compresses to the last picture. A range a couple of frames past
+    /// the end is still taken (to the end); more is refused.
+    @Test func theAnalysisLastSegmentEndsWithTheLastPicture() async throws {
+        let url = try Fixtures.clip("mpeg4_bframes.avi")
         let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: url))
         let last = try #require(analysis.segments.last).timeRange
-        let duration = try MediaInfo.probe(url).duration
-        #expect(last.end.seconds > duration)
-        let (fromAnalysis, _, _) = try await Harness.compress("packed_bframes.avi") { $0.trim = .ranges([last]) }
-        let toEnd = TimeRange(start: last.start, end: MediaTime(seconds: duration, timescale: 1000))
-        let (toTheEnd, _, _) = try await Harness.compress("packed_bframes.avi") { $0.trim = .ranges([toEnd]) }
+        let source = try MediaInfo.probe(url)
+        let duration = source.duration
+        let pictures = try #require(source.primaryVideo?.duration)
+        #expect(abs(last.end.seconds - pictures) < 0.002, "\(last.end.seconds) s of \(pictures) s of pictures")
+        let (fromAnalysis, _, _) = try await Harness.compress("mpeg4_bframes.avi") { $0.trim = .ranges([last]) }
+        let pastEnd = TimeRange(start: last.start, end: MediaTime(seconds: duration + 0.05, timescale: 1000))
+        let (toTheEnd, _, _) = try await Harness.compress("mpeg4_bframes.avi") { $0.trim = .ranges([pastEnd]) }
         #expect(fromAnalysis.analytics.compressedFrameCount > 0)
         #expect(fromAnalysis.analytics.compressedFrameCount == toTheEnd.analytics.compressedFrameCount)
-        // More than a couple of frames past the end is still refused.
         let beyond = TimeRange(start: last.start, end: MediaTime(seconds: duration + 0.2, timescale: 1000))
-        let error = await Harness.reelError { _ = try await Harness.compress("packed_bframes.avi") { $0.trim = .ranges([beyond]) } }
+        let error = await Harness.reelError { _ = try await Harness.compress("mpeg4_bframes.avi") { $0.trim = .ranges([beyond]) } }
         guard case .invalidRanges(let message) = error else {
             Issue.record("expected invalidRanges, got \(String(describing: error))")
             return
         }
         #expect(message.contains("beyond the end"))
+    }
+
+    /// An AVI's sound frames are counted as the frames a decoder gets (ffprobe's packet count
+    /// after parsing), not the header's length in its own units (Megamind.avi's AC-3 showed
+    /// "270270 frames" for 352) nor its chunks (260 there, 151 in ac3_chunks.avi for 188).
+    @Test func anAVIsSoundFramesAreItsCodecFrames() async throws {
+        let clips = [try Fixtures.clip("ac3_chunks.avi"), try await offPool { try FaceFixtures.footage("Megamind.avi") }]
+        for clip in clips {
+            let json = try Fixtures.ffprobe(clip, ["-select_streams", "a:0", "-count_packets", "-show_entries", "stream=nb_read_packets"])
+            let packets = try #require((json["streams"] as? [[String: Any]])?.first?["nb_read_packets"] as? String).flatMap(Int64.init)
+            let probed = try MediaInfo.probe(clip).primaryAudio?.frameCount
+            #expect(probed == packets, "\(clip.lastPathComponent): \(String(describing: probed)) for \(String(describing: packets))")
+        }
     }
 
     @Test func copiesUnpackedBFramesWithTheirDisplayTimes() async throws {

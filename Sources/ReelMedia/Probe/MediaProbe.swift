@@ -130,11 +130,32 @@ enum MediaProbe {
     private static func storedFrameCount(_ stream: UnsafeMutablePointer<AVStream>, in input: InputFile) -> Int64? {
         let claimed = stream.pointee.nb_frames
         let format = input.context.pointee.iformat.map { String(cString: $0.pointee.name) }
-        if format == "avi", stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+        if format == "avi" {
             let indexed = Int64(avformat_index_get_entries_count(stream))
-            if indexed > 0 && (claimed <= 0 || indexed < claimed) { return indexed }
+            switch stream.pointee.codecpar.pointee.codec_type {
+            case AVMEDIA_TYPE_VIDEO where indexed > 0 && (claimed <= 0 || indexed < claimed): return indexed
+            case AVMEDIA_TYPE_AUDIO: return aviSoundFrames(stream)
+            default: break
+            }
         }
         return claimed > 0 ? claimed : nil
+    }
+
+    /// An AVI's sound frames. Its header gives the sound's length in its own units, not frames
+    /// (Megamind.avi's AC-3: "270270", samples at 24 kHz), and its chunks need not hold whole
+    /// frames (260 chunks there): at a constant bit rate with a fixed frame size (AC-3, MP3) the
+    /// indexed bytes say how many frames there are (352); else no count.
+    private static func aviSoundFrames(_ stream: UnsafeMutablePointer<AVStream>) -> Int64? {
+        let parameters = stream.pointee.codecpar.pointee
+        let frameSize = parameters.frame_size > 0 ? parameters.frame_size : av_get_audio_frame_duration2(stream.pointee.codecpar, 0)
+        guard frameSize > 0, parameters.bit_rate > 0, parameters.sample_rate > 0 else { return nil }
+        var bytes: Int64 = 0
+        for entry in 0..<avformat_index_get_entries_count(stream) {
+            bytes += Int64(avformat_index_get_entry(stream, entry)?.pointee.size ?? 0)
+        }
+        guard bytes > 0 else { return nil }
+        let seconds = Double(bytes) * 8 / Double(parameters.bit_rate)
+        return Int64((seconds * Double(parameters.sample_rate) / Double(frameSize)).rounded())
     }
 
     private static func describeVideo(
