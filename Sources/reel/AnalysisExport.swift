@@ -13,7 +13,8 @@ enum AnalysisExport {
 
     /// The number of the frame shown at `seconds` (the first is 0), at `frameRate`.
     static func frame(_ seconds: Double, frameRate: Double) -> Int {
-        Int((seconds * frameRate + 1e-6).rounded(.down))
+        // Times are kept in microseconds: a frame's own time may fall a hair short of it.
+        Int((seconds * frameRate + 1e-3).rounded(.down))
     }
 
     /// The highest level among the segments that overlap `range`.

@@ -66,8 +66,13 @@ import Testing
         for (row, shot) in zip(shotRows, shots) {
             let start = try #require(shot["start"]), end = try #require(shot["end"])
             #expect(abs((Double(row[2]) ?? -1) - start) < 0.001 && abs((Double(row[3]) ?? -1) - end) < 0.001, "\(row)")
-            #expect(Int(row[7]) == Int((start * 30 + 1e-6).rounded(.down)) && Int(row[8]) == Int((end * 30 + 1e-6).rounded(.down)), "\(row)")
+            #expect(Int(row[7]) == Int((start * 30 + 1e-3).rounded(.down)) && Int(row[8]) == Int((end * 30 + 1e-3).rounded(.down)), "\(row)")
         }
+        // The last shot's end frame is the first after the video: its frame count.
+        let counted = try await Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames",
+                                                             "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0",
+                                                             scratch.path("story.mp4").path])
+        #expect(shotRows.last?[8] == counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(shotRows.last ?? [])")
         #expect(shotRows.first?[5] == "00:00:00.000" && shotRows.dropFirst().first?[5] == "00:00:02.000", "\(shotRows)")
         let edl = try await Reel.run(["analyze", "story.mp4", "--format", "edl", "-q"], in: scratch.url)
         let events = edl.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
