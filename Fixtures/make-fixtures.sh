@@ -22,7 +22,7 @@ ALL=(
   rotated90.mov rotated90.mp4 odd_dims.mkv hdr_hlg.mp4 hdr_pq.mp4 hdr_patches_pq.mp4 hdr_patches_hlg.mp4
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
-  story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4
+  story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4 story.hevc
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts damaged_keyframe.mp4
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
   sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4
@@ -276,6 +276,12 @@ mk_story_hevc_mp4() {
   build story.mp4
   "${FF[@]}" -i "$OUTDIR/story.mp4" -c:v libx265 -preset veryfast -tag:v hvc1 \
     -x265-params log-level=error:pools=none:frame-threads=1:keyint=60 -c:a copy "${BITEXACT[@]}" "$1"
+}
+
+# story_hevc.mp4's picture as a raw HEVC elementary stream (Annex B, no timestamps).
+mk_story_hevc() {
+  build story_hevc.mp4
+  "${FF[@]}" -i "$OUTDIR/story_hevc.mp4" -an -c copy "${BITEXACT[@]}" "$1"
 }
 
 mk_audio_only_m4a() {

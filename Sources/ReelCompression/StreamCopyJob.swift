@@ -16,6 +16,12 @@ struct StreamCopyJob {
     func run(started: Date) throws(ReelError) -> CompressionResult {
         let info = planner.source, config = planner.config, source = info.url
         guard let video = info.primaryVideo else { throw .missingVideoTrack(source) }
+        // Its pictures have no times to copy (with B frames not even their order): re-encoding
+        // counts them at the frame rate, as a player does.
+        if info.isRawStream {
+            throw .streamCopyFailed(source, reason: "a raw \(video.codecName) stream has no timestamps to copy into a container; "
+                                    + "compress it without --copy (its frames are timed at \(Self.rate(video)) fps)")
+        }
         let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)
         let keyframes = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
             try StreamCopier.keyframeTimes(of: info, streamIndex: video.index, shouldCancel: { flag.isRaised })
@@ -92,5 +98,9 @@ struct StreamCopyJob {
             }
         }
         return result
+    }
+
+    private static func rate(_ video: StreamInfo) -> String {
+        String(format: "%g", ((video.video?.frameRate ?? 25) * 1000).rounded() / 1000)
     }
 }

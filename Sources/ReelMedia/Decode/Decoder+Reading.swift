@@ -34,7 +34,7 @@ extension Decoder {
             var seekPoint = max(seconds - backoff, fileStart)
             if seekPoint <= fileStart {
                 try input.rewind()
-            } else if (try? input.seek(toSeconds: seekPoint)) == nil {
+            } else if !input.seeksByTime || (try? input.seek(toSeconds: seekPoint)) == nil {
                 // Raw elementary streams cannot seek by time: from the start, then.
                 try input.rewind()
                 seekPoint = fileStart

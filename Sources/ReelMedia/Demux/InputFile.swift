@@ -73,8 +73,18 @@ final class InputFile {
 
     private var discontinuity = TimestampDiscontinuity()
 
-    /// Seeks so the next packets start at or before `seconds` (a keyframe at or before it).
+    /// Whether a time can be sought: raw elementary streams (.h264, .hevc) carry no timestamps,
+    /// so they are read forward from their start instead.
+    var seeksByTime: Bool {
+        guard let format = context.pointee.iformat?.pointee else { return true }
+        let rawWithoutSeeking = format.raw_codec_id != 0 && format.read_seek == nil && format.read_seek2 == nil
+        return format.flags & AVFMT_NOTIMESTAMPS == 0 && !rawWithoutSeeking
+    }
+
+    /// Seeks so the next packets start at or before `seconds` (a keyframe at or before it); a
+    /// stream that cannot seek by time (`seeksByTime`) goes back to its start, which is before.
     func seek(toSeconds seconds: Double) throws(MediaFailure) {
+        guard seeksByTime else { return try rewind() }
         discontinuity.reset()
         let target = Int64(seconds * Double(AV_TIME_BASE))
         try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), .demux, "avformat_seek_file")
@@ -85,7 +95,12 @@ final class InputFile {
     /// time to the file's start.
     func rewind() throws(MediaFailure) {
         discontinuity.reset()
-        if avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE) >= 0 { return }
+        let byBytes = avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE)
+        if byBytes >= 0 { return }
+        guard seeksByTime else {
+            try check(byBytes, .demux, "avformat_seek_file (to the start)")
+            return
+        }
         try seek(toSeconds: startSeconds)
     }
 

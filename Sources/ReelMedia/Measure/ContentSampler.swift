@@ -24,6 +24,8 @@ package enum ContentSampler {
     ) throws(MediaFailure) -> ContentProfile {
         let input = try InputFile.reopen(source, keeping: [streamIndex])
         let decoder = try Decoder(input: input, streamIndex: streamIndex, cheap: true)
+        // A raw stream is read from its start for every burst: its frames are counted to be timed.
+        decoder.timesUntimedFrames = !input.seeksByTime
         let planar = PlanarPicture()
         var motions: [Double] = []
         var details: [Double] = []

@@ -26,6 +26,9 @@ public struct MediaInfo: Sendable, Codable, Equatable {
     /// that later readers of the file neither probe it again nor ask the demuxer; `nil` for a
     /// description decoded from JSON (readers then probe).
     package var layout: ProbedLayout?
+    /// Whether the file is a raw elementary stream (.h264, .hevc): no container, no timestamps,
+    /// read forward from its start, never sought by time.
+    package var isRawStream = false
 
     private enum CodingKeys: String, CodingKey {
         case url, containerName, duration, startTime, fileSize, bitRate, streams

@@ -53,7 +53,7 @@ enum MediaProbe {
             if discontinuous, let span = measured.span, span > 0, abs(span - duration) > 1 { duration = span }
         }
         let overall = duration > 0 ? Int64(Double(fileSize) * 8 / duration) : Int64(input.context.pointee.bit_rate)
-        return MediaInfo(
+        var info = MediaInfo(
             url: input.url,
             containerName: containerName,
             duration: duration,
@@ -64,6 +64,8 @@ enum MediaProbe {
             primaryVideoStreamIndex: primaryVideo,
             primaryAudioStreamIndex: primaryAudio,
             layout: input.layout)
+        info.isRawStream = !input.seeksByTime
+        return info
     }
 
     private static func describeStream(

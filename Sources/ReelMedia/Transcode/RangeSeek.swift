@@ -28,7 +28,7 @@ struct RangeSeek {
         while true {
             let point = seconds - backoff
             // Raw elementary streams cannot seek by time: from the start, then.
-            guard point > input.startSeconds, (try? input.seek(toSeconds: point)) != nil else {
+            guard point > input.startSeconds, input.seeksByTime, (try? input.seek(toSeconds: point)) != nil else {
                 try input.rewind()
                 return []
             }
