@@ -23,7 +23,8 @@ ALL=(
   multitrack.mov cover_art.mp4 scenes.mp4 fast60.mp4
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4 story.hevc
-  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts damaged_keyframe.mp4
+  damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts hls_segments.ts
+  damaged_keyframe.mp4
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
   sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4
 )
@@ -357,6 +358,21 @@ mk_discontinuous_ts() {
     "${BITEXACT[@]}" -output_ts_offset 500 -f mpegts "$second"
   cat "$first" "$second" > "$1"
   rm -f "$first" "$second"
+}
+
+# Three 4 s HLS-style segments of story.mp4 (2-6 s still bars, 6-10 s the loud scrolling
+# action, 21-24 s plus a second of its end: still), each muxed on its own so each starts at
+# MPEG-TS's usual 1.4 s, joined byte for byte: the clock jumps back 4 s twice, less than
+# ffmpeg's 10 s threshold. 320x180, 30 fps, AAC.
+mk_hls_segments_ts() {
+  build story.mp4
+  local part starts=(2 6 20)
+  for part in 0 1 2; do
+    "${FF[@]}" -ss "${starts[$part]}" -i "$OUTDIR/story.mp4" -t 4 "${X264[@]}" "${AAC[@]}" "${BITEXACT[@]}" \
+      -f mpegts "$OUTDIR/.tmp.$$.segment$part.ts"
+  done
+  cat "$OUTDIR/.tmp.$$.segment"{0,1,2}.ts > "$1"
+  rm -f "$OUTDIR/.tmp.$$.segment"{0,1,2}.ts
 }
 
 # One keyframe (the first frame), 200 bytes of noise in its middle: the only picture a decode

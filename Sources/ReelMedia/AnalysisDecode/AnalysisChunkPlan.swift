@@ -34,14 +34,14 @@ enum AnalysisChunkPlan {
     /// high bit rates) than others.
     static let chunksPerWorker = 8
 
-    /// Chunks covering the whole stream: one when the file is short, cannot seek, or has a
-    /// single keyframe; otherwise up to `workers * chunksPerWorker`.
+    /// Chunks covering the whole stream: one when the file is short, cannot seek (a raw stream,
+    /// timestamps that jump), or has a single keyframe; otherwise up to `workers * chunksPerWorker`.
     static func chunks(
         of input: InputFile, stream: ProbedStream, duration: Double, fileSize: Int64, workers: Int
     ) -> [AnalysisChunk] {
         let wanted = min(workers * chunksPerWorker, Int(duration / minimumChunkSeconds))
         let videoIndex = stream.index
-        guard workers > 1, wanted > 1 else { return [AnalysisChunk(index: 0, start: nil, end: nil)] }
+        guard workers > 1, wanted > 1, input.seeksByTime else { return [AnalysisChunk(index: 0, start: nil, end: nil)] }
         let timeBase = stream.timeBase
         guard timeBase.num > 0, timeBase.den > 0 else { return [AnalysisChunk(index: 0, start: nil, end: nil)] }
         let origin = stream.startTimestamp ?? 0

@@ -75,7 +75,7 @@ package enum AnalysisReader {
         let audioStream = source.primaryAudioStreamIndex.flatMap { layout.stream($0) }
         // The video's length from its own start: the stream's, or (WebM, MPEG-TS) the rest of the
         // container after the video starts; the container may start earlier (audio priming).
-        let stated = videoStream.durationTimestamps.map { Double($0) * av_q2d(videoStream.timeBase) }
+        let stated = videoStream.durationTimestamps.flatMap { layout.timestampsJump ? nil : Double($0) * av_q2d(videoStream.timeBase) }
             ?? max(layout.containerStart + layout.containerDuration - videoStream.startSeconds, 0)
         // A header spanning timestamp jumps (MPEG-TS) states more than the probe measured.
         let length = source.duration > 0 && stated > source.duration + 1 ? source.duration : stated

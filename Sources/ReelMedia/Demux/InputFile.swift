@@ -73,10 +73,15 @@ final class InputFile {
 
     private var discontinuity = TimestampDiscontinuity()
 
+    /// Set when probing found the timestamps jumping (joined HLS segments): a time then means
+    /// different places in the file, and only reading from the start puts them on one clock.
+    var readsForwardOnly = false
+
     /// Whether a time can be sought: raw elementary streams (.h264, .hevc) carry no timestamps,
-    /// so they are read forward from their start instead.
+    /// and files whose timestamps jump (`readsForwardOnly`) repeat them, so both are read
+    /// forward from their start instead.
     var seeksByTime: Bool {
-        guard let format = context.pointee.iformat?.pointee else { return true }
+        guard !readsForwardOnly, let format = context.pointee.iformat?.pointee else { return !readsForwardOnly }
         let rawWithoutSeeking = format.raw_codec_id != 0 && format.read_seek == nil && format.read_seek2 == nil
         return format.flags & AVFMT_NOTIMESTAMPS == 0 && !rawWithoutSeeking
     }

@@ -45,12 +45,19 @@ enum MediaProbe {
         // packet pass reads them on one continuous clock (see `InputFile.read`) and gives the
         // real length.
         let discontinuous = input.allowsDiscontinuities
+        var layout = input.layout
         if (needsMeasuring && measuringBitRates || discontinuous) && !MediaInfo.isStillImageContainer(containerName) {
             let measured = try measureBitRates(input)
             for position in streams.indices where (streams[position].bitRate ?? 0) <= 0 {
                 if let rate = measured.rates[streams[position].index] { streams[position].bitRate = rate }
             }
             if discontinuous, let span = measured.span, span > 0, abs(span - duration) > 1 { duration = span }
+            if discontinuous && measured.jumps {
+                // The header's stream lengths are one segment's; the joined clock's is the file's.
+                layout.timestampsJump = true
+                layout.containerDuration = duration
+                for position in streams.indices where streams[position].duration != nil { streams[position].duration = duration }
+            }
         }
         let overall = duration > 0 ? Int64(Double(fileSize) * 8 / duration) : Int64(input.context.pointee.bit_rate)
         var info = MediaInfo(
@@ -63,7 +70,7 @@ enum MediaProbe {
             streams: streams,
             primaryVideoStreamIndex: primaryVideo,
             primaryAudioStreamIndex: primaryAudio,
-            layout: input.layout)
+            layout: layout)
         info.isRawStream = !input.seeksByTime
         return info
     }
@@ -206,7 +213,7 @@ enum MediaProbe {
 
     /// Sums packet sizes per stream over one pass of the file (no decoding).
     /// Also returns the span from the first packet's time to the last one's end, in seconds.
-    private static func measureBitRates(_ input: InputFile) throws(MediaFailure) -> (rates: [Int: Int64], span: Double?) {
+    private static func measureBitRates(_ input: InputFile) throws(MediaFailure) -> (rates: [Int: Int64], span: Double?, jumps: Bool) {
         let packet = try Packet()
         var bytes: [Int: Int64] = [:]
         var first: [Int: Int64] = [:]
@@ -221,6 +228,7 @@ enum MediaProbe {
             }
             packet.unreference()
         }
+        let jumps = input.hasJoinedTimestampJumps
         // Back to the start for a caller that reads on. Raw elementary streams (.h264) cannot
         // seek by time; a byte rewind works there, and a probe needs no more than that.
         if (try? input.seek(toSeconds: input.startSeconds)) == nil { try? input.rewind() }
@@ -236,7 +244,7 @@ enum MediaProbe {
         let starts = first.compactMap { index, pts in input.stream(index).map { Double(pts) * av_q2d($0.pointee.time_base) } }
         let ends = last.compactMap { index, pts in input.stream(index).map { Double(pts) * av_q2d($0.pointee.time_base) } }
         let span = starts.min().flatMap { start in ends.max().map { $0 - start } }
-        return (rates, span)
+        return (rates, span, jumps)
     }
 
     private static func codecName(_ parameters: AVCodecParameters) -> String {

@@ -23,6 +23,9 @@ package struct ProbedStream: Sendable, Equatable {
     package let startTimestamp: Int64?
     /// The stream's length in its time base, when the container states it.
     package let durationTimestamps: Int64?
+    /// Whether the file's timestamps jump (an MPEG-TS of joined HLS segments): its times are
+    /// only known read from the start, on the joined clock, so it is never sought by time.
+    package var timestampsJump = false
 
     /// Whether the codec is H.264 (where skipping B frames can be exact).
     package var isH264: Bool { codec == AV_CODEC_ID_H264.rawValue }
@@ -81,6 +84,10 @@ package struct ProbedLayout: Sendable, Equatable {
     package var containerStart: Double
     /// The container's duration in seconds, 0 when unknown.
     package var containerDuration: Double
+    /// Whether the timestamps jump somewhere in the file (see `ProbedStream.timestampsJump`).
+    package var timestampsJump = false {
+        didSet { for position in streams.indices { streams[position].timestampsJump = timestampsJump } }
+    }
 
     /// Stream `index`, if the file has it.
     package func stream(_ index: Int) -> ProbedStream? {
@@ -89,7 +96,7 @@ package struct ProbedLayout: Sendable, Equatable {
 
     /// Stream `index`'s length in seconds when the container states it, else the container's.
     package func durationSeconds(ofStream index: Int) -> Double {
-        guard let stream = stream(index), let length = stream.durationTimestamps else { return containerDuration }
+        guard !timestampsJump, let stream = stream(index), let length = stream.durationTimestamps else { return containerDuration }
         return Double(length) * av_q2d(stream.timeBase)
     }
 
@@ -98,7 +105,7 @@ package struct ProbedLayout: Sendable, Equatable {
     package func endTimestamp(ofStream index: Int) -> Int64? {
         guard let stream = stream(index) else { return nil }
         let start = stream.startTimestamp ?? 0
-        if let length = stream.durationTimestamps { return start + length }
+        if !timestampsJump, let length = stream.durationTimestamps { return start + length }
         guard containerDuration > 0 else { return nil }
         return start + av_rescale_q(Int64(containerDuration * Double(AV_TIME_BASE)), reel_time_base_q(), stream.timeBase)
     }
@@ -135,6 +142,7 @@ extension InputFile {
             opened = try InputFile(url: url)
         }
         opened.discardStreams(except: kept)
+        opened.readsForwardOnly = layout?.timestampsJump ?? false
         return opened
     }
 
@@ -143,6 +151,7 @@ extension InputFile {
         let quick = try InputFile(url: probed.url, probing: false)
         let input = quick.stream(probed.index).map { probed.matches($0) } == true ? quick : try InputFile(url: probed.url)
         input.discardStreams(except: [probed.index])
+        input.readsForwardOnly = probed.timestampsJump
         return input
     }
 }

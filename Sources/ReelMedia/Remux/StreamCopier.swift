@@ -79,6 +79,7 @@ package struct StreamCopier {
         // A copy passes the codec parameters on as they are, and some only probing fills in
         // (VP9's profile and bit depth for MP4's vpcC box, say): this reader probes.
         let input = try InputFile(url: plan.source.url)
+        input.readsForwardOnly = plan.source.layout?.timestampsJump ?? false
         let sources = [plan.videoStreamIndex] + plan.audioStreamIndices
         let subtitles = try plan.subtitleStreamIndices.map { index throws(MediaFailure) in
             try SubtitleTrack(source: plan.source, streamIndex: index)
