@@ -74,7 +74,11 @@ struct AnalysisRun {
                 of: range, frames: frames, audio: sound, hasAudio: info.hasAudio, cutTimes: cutTimes,
                 typicalLoudness: typicalLoudness)
         }
-        let raw = options.calibration.smoothed(features.map(scorer.raw), ranges: ranges)
+        // Smoothing lends a segment its neighbours' engagement, but a black or blank picture
+        // engages no one whatever surrounds it (Megamind's two black frames were "level 7").
+        let raw = zip(options.calibration.smoothed(features.map(scorer.raw), ranges: ranges), features).map { smoothed, measured in
+            measured.blankFraction >= 0.99 ? 0 : smoothed
+        }
         let levels = options.calibration.levels(raw, durations: ranges.map(\.duration.seconds))
         let scoredSegments = ranges.indices.map { index in
             var segment = EngagementSegment(timeRange: ranges[index], level: Float(levels[index]), features: features[index])
