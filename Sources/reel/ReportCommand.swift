@@ -129,7 +129,7 @@ enum ReportWriter {
         }
         var highlightPictures: [ReportPage.Picture] = []
         for (index, range) in highlights.enumerated() {
-            let caption = String(format: "highlight %d: %@-%@, level %.0f", index + 1, Formatting.clock(range.start.seconds),
+            let caption = String(format: "highlight %d: %@-%@, level %.1f", index + 1, Formatting.clock(range.start.seconds),
                                  Formatting.clock(range.end.seconds), AnalysisExport.level(of: range, in: analysis))
             highlightPictures.append(try await picture(at: analysis.posterTime(in: range), width: 240, caption: caption))
         }
@@ -139,8 +139,12 @@ enum ReportWriter {
         var shotPictures: [ReportPage.Picture] = []
         for index in chosen {
             let range = shots[index]
-            let caption = String(format: "shot %d: %@-%@, level %.0f", index + 1, Formatting.clock(range.start.seconds),
+            // Levels with one decimal (5.6 is under the highlight level 6, not "level 6"); a shot
+            // is marked by the highlight it belongs to, not by its rounded level.
+            let highlight = highlights.firstIndex { $0.end > range.start && $0.start < range.end }
+            let caption = String(format: "shot %d: %@-%@, level %.1f", index + 1, Formatting.clock(range.start.seconds),
                                  Formatting.clock(range.end.seconds), AnalysisExport.level(of: range, in: analysis))
+                + (highlight.map { ", in highlight \($0 + 1)" } ?? "")
             shotPictures.append(try await picture(at: analysis.posterTime(in: range), width: 240, caption: caption))
         }
         let page = ReportPage(title: title, source: source, analysis: analysis, highlights: highlights, keyFrame: keyFrame,

@@ -73,8 +73,11 @@ enum ReportTimeline {
         }
         if let key = analysis.keyFrame {
             parts.append("<line class=\"keyframe\" x1=\"\(number(x(key.seconds)))\" y1=\"18\" x2=\"\(number(x(key.seconds)))\" "
-                + "y2=\"\(number(bottom))\" stroke=\"#d62728\" stroke-width=\"2\"/>")
-            parts.append("<text x=\"\(number(min(x(key.seconds) + 3, width - 50)))\" y=\"\(number(top + 8))\" fill=\"#d62728\">key frame</text>")
+                + "y2=\"\(number(bottom + 1))\" stroke=\"#d62728\" stroke-width=\"2\"/>")
+            // Under the curve's floor, clear of it and of the faces lane (it sat on the curve).
+            let nearEnd = x(key.seconds) > width - 60
+            parts.append("<text x=\"\(number(x(key.seconds) + (nearEnd ? -3 : 3)))\" y=\"\(number(bottom + 10))\" "
+                + "text-anchor=\"\(nearEnd ? "end" : "start")\" fill=\"#d62728\">key frame</text>")
         }
         return "<svg id=\"timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"timeline\">"
             + parts.joined() + "</svg>"

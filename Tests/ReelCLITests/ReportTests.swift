@@ -38,6 +38,15 @@ import Testing
         #expect(dom.components(separatedBy: "class=\"shot\"").count - 1 == shots)
         #expect(dom.components(separatedBy: "class=\"highlight\"").count - 1 == highlights)
         #expect(dom.contains("id=\"shots\"") && dom.contains("id=\"highlights\""))
+        // Levels with one decimal (a shot at 5.62 read "level 6" and was no highlight), shots
+        // marked by the highlight they belong to, and the key frame's label under the level
+        // curve's floor (y 170), not on the curve.
+        let captions = html.components(separatedBy: "<figcaption>shot ").dropFirst().compactMap { $0.split(separator: "<").first }
+        #expect(!captions.isEmpty && captions.allSatisfy { $0.range(of: #"level \d\.\d"#, options: .regularExpression) != nil }, "\(captions)")
+        #expect(captions.contains { $0.contains(", in highlight 1") })
+        let label = try #require(html.range(of: ##"y="(\d+(\.\d+)?)"[^>]*fill="#d62728">key frame"##, options: .regularExpression))
+        let y = Double(html[label].split(separator: "\"")[1]) ?? 0
+        #expect(y > 170, "the key frame label at y \(y)")
         let screenshot = scratch.path("report.png")
         _ = try await Self.chromium(["--screenshot=\(screenshot.path)"], page: page)
         // The timeline sits below the summary (about y 300-500 of 1100 px wide); the key frame
