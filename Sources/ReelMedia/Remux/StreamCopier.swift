@@ -81,7 +81,7 @@ package struct StreamCopier {
         let input = try InputFile(url: plan.source.url)
         let sources = [plan.videoStreamIndex] + plan.audioStreamIndices
         let subtitles = try plan.subtitleStreamIndices.map { index throws(MediaFailure) in
-            try SubtitleTrack(source: plan.source, streamIndex: index)
+            try SubtitleTrack(source: plan.source, streamIndex: index, formatName: plan.formatName)
         }
         input.discardStreams(except: Set(sources))
         let reader = try CopyPacketReader(input: input, streams: sources)
