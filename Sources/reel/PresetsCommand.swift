@@ -72,6 +72,7 @@ struct PresetsCommand: ReelCommand {
                 ("maxKeyFrameInterval", .init(config.maxKeyFrameInterval)),
                 ("adaptiveBitrate", .bool(config.useAdaptiveBitrate)),
                 ("speed", .string(config.encoderSpeed.rawValue)),
+                ("tenBit", .bool(config.tenBit)),
             ])),
             ("audio", .object([
                 ("codec", .string(config.audioCodec.rawValue)),
