@@ -232,3 +232,37 @@ import Testing
         #expect(WebCodecOptions.tileColumns(width: 1280) == 2 && WebCodecOptions.tileColumns(width: 320) == 0)
     }
 }
+
+/// The two presets of AV1: `archive` and `web`, encoded at the harness's speed.
+@Suite(.timeLimit(.minutes(5))) struct AV1PresetTests {
+    @Test func archiveIsTenBitAV1WithOpusInMatroska() async throws {
+        let preset = try #require(Preset.named("archive"))
+        #expect(preset.config.videoCodec == .av1 && preset.config.tenBit && preset.config.encoderSpeed == .slow)
+        #expect(!preset.config.useExplicitBitrate)
+        let (result, output, _) = try await Harness.compress("cfr_audio.mp4") { config in
+            let directory = config.outputDirectory
+            config = preset.config
+            config.outputDirectory = directory
+            config.encoderSpeed = .ultrafast
+        }
+        #expect(result.url.pathExtension == "mkv")
+        #expect(output.primaryVideo?.codecName == "av1" && output.primaryVideo?.video?.bitDepth == 10)
+        #expect(output.primaryAudio?.codecName == "opus" && output.primaryAudio?.audio?.sampleRate == 48_000)
+        #expect(try Harness.videoFrameTimes(result.url).count == 90)
+    }
+
+    @Test func webIsAV1WithOpusInWebMWithAKeyframeEveryTwoSeconds() async throws {
+        let preset = try #require(Preset.named("web"))
+        let (result, output, _) = try await Harness.compress("cfr_audio.mp4") { config in
+            let directory = config.outputDirectory
+            config = preset.config
+            config.outputDirectory = directory
+            config.encoderSpeed = .ultrafast
+            config.contentAwareOptimization = false
+        }
+        #expect(result.url.pathExtension == "webm")
+        #expect(output.primaryVideo?.codecName == "av1" && output.primaryAudio?.codecName == "opus")
+        // 90 frames with keyframes at most 60 apart: 0 and 60 (or earlier).
+        #expect(try Harness.keyframeCount(result.url) >= 2)
+    }
+}
