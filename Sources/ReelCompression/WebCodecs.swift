@@ -15,10 +15,10 @@ extension VideoCodec {
             return speed.rawValue
         case .av1:
             let presets: [EncoderSpeed: Int] = [
-                .ultrafast: 12, .superfast: 11, .veryfast: 10, .faster: 9, .fast: 8,
-                .medium: 7, .slow: 6, .slower: 5, .veryslow: 4,
+                .ultrafast: 13, .superfast: 12, .veryfast: 11, .faster: 10, .fast: 9,
+                .medium: 8, .slow: 6, .slower: 5, .veryslow: 4,
             ]
-            return String(presets[speed] ?? 7)
+            return String(presets[speed] ?? 8)
         case .vp9:
             let settings: [EncoderSpeed: String] = [
                 .ultrafast: "realtime:8", .superfast: "realtime:7", .veryfast: "realtime:6", .faster: "good:5",
