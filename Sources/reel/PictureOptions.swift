@@ -41,8 +41,8 @@ struct PictureOptions: Sendable {
             help: "Video codec (no fallback when given): h264 (libx264), hevc (libx265), av1 (SVT-AV1), vp9 (libvpx).")
         static let speed = OptionKey<EncoderSpeed>(
             "speed", valueName: "SPEED",
-            help: "x264/x265 speed preset: slower is smaller at the same quality (AV1: SVT-AV1 presets 12...4, "
-                + "medium 7; VP9: cpu-used 8...0, medium 3).")
+            help: "x264/x265 speed preset: slower is smaller at the same quality (AV1: SVT-AV1 presets 13...4, "
+                + "medium 8; VP9: libvpx cpu-used 8...0, medium 3).")
         static let tenBit = FlagKey(
             "ten-bit", help: "Encode 10-bit pictures whatever the source (hevc, av1, vp9): smoother gradients, for archives.")
         static let hdr = OptionKey<HDRHandling>(
