@@ -144,6 +144,7 @@ struct CompressionPlanner {
     func checkEncoders() throws(ReelError) -> VideoCodec {
         let codec = try chooseCodec()
         let audio = try keptAudioStreams()
+        if config.streamCopy { try checkCopiedCodecsFit(audio: audio) }
         if !audio.isEmpty, config.audioCodec.availableEncoder == nil {
             throw .codecNotSupported(config.audioCodec.rawValue)
         }

@@ -113,3 +113,18 @@ extension CompressionConfig {
         }
     }
 }
+
+extension CompressionPlanner {
+    /// A stream copy keeps the source's codecs: a WebM takes only VP8, VP9 or AV1 pictures and
+    /// Opus or Vorbis sound, which the muxer would otherwise refuse with a bare "Invalid argument".
+    func checkCopiedCodecsFit(audio: [StreamInfo]) throws(ReelError) {
+        guard config.fileType == .webm else { return }
+        let video = source.primaryVideo.map { [$0] } ?? []
+        let misfit = video.filter { !["vp8", "vp9", "av1"].contains($0.codecName) }
+            + audio.filter { !["opus", "vorbis"].contains($0.codecName) }
+        if let stream = misfit.first {
+            throw .invalidConfiguration("a stream copy keeps the source's \(stream.codecName), which WebM cannot hold "
+                + "(VP8, VP9 or AV1 with Opus or Vorbis only); copy into mkv or mp4, or re-encode", file: source.url)
+        }
+    }
+}

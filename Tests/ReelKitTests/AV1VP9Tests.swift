@@ -124,6 +124,31 @@ import Testing
         #expect(throws: ReelError.self) { try tenBitH264.validate() }
     }
 
+    /// A stream copy keeps the source's codecs: H.264 and AAC into WebM are refused before any
+    /// work, naming the codec; a VP9 + Opus WebM is copied into another WebM.
+    @Test func streamCopyIntoWebMNeedsWebMCodecs() async throws {
+        let error = await Harness.reelError {
+            _ = try await Harness.compress("cfr_audio.mp4") {
+                $0.streamCopy = true
+                $0.fileType = .webm
+            }
+        }
+        #expect(error?.description.contains("h264") == true && error?.description.contains("WebM") == true,
+                "\(String(describing: error))")
+        let (webm, _, directory) = try await Harness.compress("cfr_audio.mp4") {
+            $0.videoCodec = .vp9
+            $0.audioCodec = .opus
+            $0.fileType = .webm
+        }
+        var config = Harness.fastConfig(in: directory)
+        config.streamCopy = true
+        config.fileType = .webm
+        config.outputURL = directory.appendingPathComponent("copied.webm")
+        let copied = try await VideoCompressor().compressVideo(webm.url, config: config)
+        let output = try MediaInfo.probe(copied.url)
+        #expect(output.primaryVideo?.codecName == "vp9" && output.primaryAudio?.codecName == "opus")
+    }
+
     @Test func trimAndFrameReductionWithAV1() async throws {
         let (_, trimmed, _) = try await Harness.compress("cfr_audio.mp4") {
             $0.videoCodec = .av1
