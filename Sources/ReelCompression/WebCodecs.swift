@@ -51,11 +51,11 @@ extension VideoCodec {
 
     // Fitted on Benchmarks/codecs (vtest, Megamind, BBB; SVT-AV1 preset 8, libvpx cpu-used 3):
     // the CRF that gave each x264 medium CRF's SSIM, averaged over the clips. AV1: 20 -> 18.8,
-    // 23 -> 26.4, 26 -> 33.7, 29 -> 41.6; VP9: 20 -> 16.5, 23 -> 22.1, 26 -> 27.5, 29 -> 32.9.
+    // 23 -> 26.4, 26 -> 33.7, 29 -> 41.6; VP9: 20 -> 15.8, 23 -> 20.8, 26 -> 25.6, 29 -> 30.8.
     private static let av1Slope = 2.5
     private static let av1Offset = -31.5
-    private static let vp9Slope = 1.8
-    private static let vp9Offset = -19.5
+    private static let vp9Slope = 1.7
+    private static let vp9Offset = -18.2
 
     /// Whether WebM can hold this codec.
     var fitsWebM: Bool { self == .av1 || self == .vp9 }
