@@ -36,13 +36,16 @@ enum WebCodecOptions {
         }
     }
 
+    /// SVT-AV1 prints its configuration to stderr unless told otherwise (`SVT_LOG`, 1 = errors
+    /// only); a value the user set is kept. Set once, before the first SVT-AV1 encoder opens
+    /// (a static's initializer runs once, under a lock), not at every open.
+    private static let quietSVTAV1: Void = { setenv("SVT_LOG", "1", 0) }()
+
     /// SVT-AV1: `preset` (0 slowest ... 13 fastest) and an integral `crf` (0...63). A CRF with
     /// a maximum rate is SVT-AV1's capped CRF; a bit rate without CRF is its VBR. The keyframe
     /// interval comes from `gop_size`; SVT-AV1 spreads itself over every core on its own.
     private static func svtAV1(_ settings: VideoEncoderSettings, into options: inout OpaquePointer?) {
-        // SVT-AV1 prints its configuration to stderr unless told otherwise (SVT_LOG, 1 = errors);
-        // a value the user set is kept.
-        setenv("SVT_LOG", "1", 0)
+        _ = quietSVTAV1
         av_dict_set(&options, "preset", settings.speedPreset, 0)
         if let crf = settings.constantRateFactor {
             av_dict_set(&options, "crf", String(Int(crf.rounded()).clamped(to: 1...63)), 0)
