@@ -63,7 +63,8 @@ struct CompressionPlanner {
         let outputRate = reduces ? min(target, sourceRate) : sourceRate
 
         let toneMaps = HDRToneMap.toneMaps(picture, handling: config.hdr, codec: codec)
-        // H.264 keeps 10 bits only when asked to keep the HDR (High 10 plays in fewer places).
+        // 10 bits when asked (`tenBit`), or from a deeper source: HEVC, AV1 and VP9 keep them,
+        // H.264 only when asked to keep the HDR (High 10 plays in fewer places).
         let tenBit = !animated && !toneMaps && (config.tenBit
             || picture.bitDepth > 8 && (codec.keepsTenBitByDefault || (config.hdr == .keep && picture.color.isHDR)))
         var filters: [String] = []

@@ -9,7 +9,7 @@ extension VideoCodec {
     /// The encoder's speed setting for `speed`: x264/x265's preset name; SVT-AV1's preset
     /// (0 slowest ... 13 fastest); libvpx's deadline and `cpu-used` (`good:0` ... `good:5`,
     /// then the realtime deadline for the three fastest).
-    func speedSetting(_ speed: EncoderSpeed) -> String {
+    public func speedSetting(_ speed: EncoderSpeed) -> String {
         switch self {
         case .h264, .hevc:
             return speed.rawValue
@@ -31,7 +31,7 @@ extension VideoCodec {
     /// The codec's rate factor for an H.264 CRF `x264` (the scale `videoQuality` is defined
     /// on): HEVC three points higher; AV1 and VP9 on their 0...63 scales, fitted so that the
     /// same `videoQuality` gives about the same SSIM as H.264 on the benchmark footage.
-    func rateFactor(x264 crf: Double) -> Double {
+    public func rateFactor(x264 crf: Double) -> Double {
         switch self {
         case .h264: return crf
         case .hevc: return crf + 3

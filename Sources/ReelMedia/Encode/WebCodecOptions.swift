@@ -15,10 +15,6 @@ extension VideoEncoderSettings {
     /// Whether the encoder does two passes with a statistics file (x264, x265); SVT-AV1 has no
     /// two-pass mode in FFmpeg 5.1, and libvpx keeps its statistics in memory, not in a file.
     package var encodesInTwoPasses: Bool { !isWebCodec && !isAnimatedImage }
-
-    /// Whether the encoder changes its rate factor between frames (`Encoder.setConstantRateFactor`):
-    /// libx264 only.
-    package var changesRateFactorMidStream: Bool { encoderName == "libx264" }
 }
 
 /// The AVOptions of the SVT-AV1 and libvpx-vp9 encoders.
