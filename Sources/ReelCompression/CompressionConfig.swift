@@ -63,7 +63,8 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     public var tenBit = false
     /// A size the output must not exceed: bytes, or a percentage of the source's size
     /// (`reel compress --target-size 25M` or `40%`). The video gets what the audio and the
-    /// container leave, as an average bit rate over two passes; an output over the target is
+    /// container leave, as an average bit rate over two passes (one for AV1 and VP9, whose
+    /// FFmpeg 5.1 wrappers keep no statistics file); an output over the target is
     /// encoded again (at most twice), so the result is never larger. The preset's own rate
     /// settings give way, except that a preset whose cap already fits is kept as it is, and
     /// the picture (then the frame rate) is made smaller when the budget is too small for it.
@@ -73,7 +74,8 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     /// --target-quality ssim:0.98`): each shot's sample is encoded at a few rate factors and
     /// measured against the source (libavfilter's `ssim`/`psnr`), and the shot is encoded at the
     /// largest one that reaches the target. H.264 changes its rate factor at each shot, starting
-    /// a closed group of pictures there; HEVC gets one, the lowest the shots need. Overrides the
+    /// a closed group of pictures there; HEVC gets one, the lowest the shots need; AV1 and VP9
+    /// are refused (the sampled rate factors and their fits are on x264's scale). Overrides the
     /// preset's rate control. See `CompressionAnalytics.targetQuality`.
     public var targetQuality: TargetQuality?
     /// Lossless cut: copy the video and audio packets unchanged instead of re-encoding, with
