@@ -13,7 +13,7 @@ extension OutputFileType {
         switch self {
         case .gif: return VideoEncoderSettings.gifEncoder
         case .webp: return VideoEncoderSettings.webpEncoder
-        case .mp4, .mov: return nil
+        case .mp4, .mov, .webm, .mkv: return nil
         }
     }
 }
@@ -110,7 +110,7 @@ extension CompressionPlanner {
         // given as YUV would shift colour, and its conversion is better than ours (SSIM in RGB
         // 0.928 against 0.904 on Megamind at quality 95, the same size).
         case .webp: return "format=bgra"
-        case .mp4, .mov: return nil
+        case .mp4, .mov, .webm, .mkv: return nil
         }
     }
 

@@ -6,9 +6,24 @@ public enum VideoCodec: String, Sendable, Codable, CaseIterable {
     case h264
     /// H.265 / HEVC through libx265 (tagged `hvc1` for Apple players).
     case hevc
+    /// AV1 through SVT-AV1 (`libsvtav1`): in MP4, WebM or Matroska.
+    case av1
+    /// VP9 through libvpx (`libvpx-vp9`): in WebM, Matroska or MP4.
+    case vp9
 
     /// The FFmpeg encoder used for this codec.
-    public var encoderName: String { self == .h264 ? "libx264" : "libx265" }
+    public var encoderName: String {
+        switch self {
+        case .h264: return "libx264"
+        case .hevc: return "libx265"
+        case .av1: return VideoEncoderSettings.svtAV1Encoder
+        case .vp9: return VideoEncoderSettings.vp9Encoder
+        }
+    }
+
+    /// Whether an HDR or 10-bit source keeps its 10 bits by default (HEVC Main 10, AV1 Main
+    /// 10-bit, VP9 profile 2); H.264 only when asked (`HDRHandling.keep`).
+    var keepsTenBitByDefault: Bool { self != .h264 }
 
     /// Whether this FFmpeg build has the encoder (decided at run time).
     public func isSupported() -> Bool { EncoderAvailability.has(encoderName) }
@@ -22,12 +37,16 @@ public enum AudioCodecType: String, Sendable, Codable, CaseIterable {
     case aac_he_v1
     /// HE-AAC v2 (AAC + SBR + PS); needs libfdk_aac too.
     case aac_he_v2
+    /// Opus through libopus, always at 48 kHz (the rate Opus codes at; other sources are
+    /// resampled). The one audio codec of WebM.
+    case opus
 
     /// The FFmpeg encoders able to produce this codec, in order of preference.
     var encoderCandidates: [String] {
         switch self {
         case .aac: return ["aac", "libfdk_aac"]
         case .aac_he_v1, .aac_he_v2: return ["libfdk_aac"]
+        case .opus: return ["libopus"]
         }
     }
 
@@ -49,9 +68,16 @@ public enum OutputFileType: String, Sendable, Codable, CaseIterable {
     case gif
     /// Animated WebP (`.webp`), lossy, looping forever: pictures only.
     case webp
+    /// WebM (`.webm`): VP9 or AV1 with Opus, text subtitles as WebVTT.
+    case webm
+    /// Matroska (`.mkv`): any of the video codecs, AAC or Opus, text subtitles as SRT.
+    case mkv
 
     /// The file extension, without the dot.
     public var fileExtension: String { rawValue }
+
+    /// The FFmpeg muxer that writes this container.
+    package var muxerName: String { self == .mkv ? "matroska" : rawValue }
 }
 
 /// How strongly to denoise before encoding (libavfilter's `hqdn3d`).
@@ -112,7 +138,8 @@ public enum BitrateMode: String, Sendable, Codable, CaseIterable {
     case average
 }
 
-/// x264/x265 speed presets: slower is smaller at the same quality.
+/// Encoder speed, named after x264/x265's presets: slower is smaller at the same quality.
+/// AV1 and VP9 map them onto SVT-AV1's presets and libvpx's `cpu-used` (`VideoCodec.speedSetting`).
 public enum EncoderSpeed: String, Sendable, Codable, CaseIterable {
     case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow
 }

@@ -53,11 +53,18 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     /// in the container, language, title and handler name on the video and audio tracks.
     /// `false` writes none of them (`reel compress --strip-metadata`), for privacy.
     public var keepsMetadata = true
-    /// x264/x265 speed preset.
+    /// Encoder speed: x264/x265's preset, mapped onto SVT-AV1's presets and libvpx's
+    /// `cpu-used` for AV1 and VP9 (`VideoCodec.speedSetting`).
     public var encoderSpeed: EncoderSpeed = .medium
+    /// Encode 10-bit pictures (`yuv420p10le`) whatever the source's depth: smoother gradients
+    /// for a few more bytes, for an archive. HEVC, AV1 and VP9 only (an HDR or 10-bit source
+    /// keeps 10 bits in them anyway); H.264's High 10 plays in too few places. Ignored by GIF
+    /// and WebP.
+    public var tenBit = false
     /// A size the output must not exceed: bytes, or a percentage of the source's size
     /// (`reel compress --target-size 25M` or `40%`). The video gets what the audio and the
-    /// container leave, as an average bit rate over two passes; an output over the target is
+    /// container leave, as an average bit rate over two passes (one for AV1 and VP9, whose
+    /// FFmpeg 5.1 wrappers keep no statistics file); an output over the target is
     /// encoded again (at most twice), so the result is never larger. The preset's own rate
     /// settings give way, except that a preset whose cap already fits is kept as it is, and
     /// the picture (then the frame rate) is made smaller when the budget is too small for it.
@@ -67,7 +74,8 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     /// --target-quality ssim:0.98`): each shot's sample is encoded at a few rate factors and
     /// measured against the source (libavfilter's `ssim`/`psnr`), and the shot is encoded at the
     /// largest one that reaches the target. H.264 changes its rate factor at each shot, starting
-    /// a closed group of pictures there; HEVC gets one, the lowest the shots need. Overrides the
+    /// a closed group of pictures there; HEVC gets one, the lowest the shots need; AV1 and VP9
+    /// are refused (the sampled rate factors and their fits are on x264's scale). Overrides the
     /// preset's rate control. See `CompressionAnalytics.targetQuality`.
     public var targetQuality: TargetQuality?
     /// Lossless cut: copy the video and audio packets unchanged instead of re-encoding, with
@@ -93,8 +101,9 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     public var loudness: LoudnessTarget?
     /// Which audio tracks to keep: the primary one (default), one by number, or all of them.
     public var audioTracks: AudioTrackSelection = .primary
-    /// Whether text subtitles (SRT, ASS, WebVTT, mov_text...) are kept, as MP4 text subtitles
-    /// (`mov_text`) on the output's timeline; picture subtitles cannot be and are dropped.
+    /// Whether text subtitles (SRT, ASS, WebVTT, mov_text...) are kept on the output's
+    /// timeline: as `mov_text` in MP4 and MOV, WebVTT in WebM, SRT in Matroska; picture
+    /// subtitles cannot be and are dropped.
     public var keepsSubtitles = true
     /// What happens to an HDR (PQ or HLG) source: by default HEVC keeps it (Main 10) and H.264
     /// tone-maps it to SDR BT.709, 8-bit (`HDRHandling`).
@@ -114,7 +123,8 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     // MARK: Output
 
     /// Output container; `.gif` and `.webp` are looping animations without sound (see
-    /// `applyAnimatedImageDefaults()` for their usual frame rate and size).
+    /// `applyAnimatedImageDefaults()` for their usual frame rate and size); `.webm` takes only
+    /// AV1 or VP9 with Opus (see `applyWebMDefaults()`).
     public var fileType: OutputFileType = .mp4
     /// Exact output file; overrides `outputDirectory`. Its directory is created when missing.
     public var outputURL: URL?
@@ -204,6 +214,7 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
             throw .invalidConfiguration("audioSampleRate must be 8000...192000 Hz, got \(audioSampleRate)")
         }
         try validateAnimatedImage()
+        try validateContainer()
     }
 }
 

@@ -63,8 +63,10 @@ struct CompressionPlanner {
         let outputRate = reduces ? min(target, sourceRate) : sourceRate
 
         let toneMaps = HDRToneMap.toneMaps(picture, handling: config.hdr, codec: codec)
-        // H.264 keeps 10 bits only when asked to keep the HDR (High 10 plays in fewer places).
-        let tenBit = picture.bitDepth > 8 && !toneMaps && (codec == .hevc || (config.hdr == .keep && picture.color.isHDR))
+        // 10 bits when asked (`tenBit`), or from a deeper source: HEVC, AV1 and VP9 keep them,
+        // H.264 only when asked to keep the HDR (High 10 plays in fewer places).
+        let tenBit = !animated && !toneMaps && (config.tenBit
+            || picture.bitDepth > 8 && (codec.keepsTenBitByDefault || (config.hdr == .keep && picture.color.isHDR)))
         var filters: [String] = []
         let rotationFilter = rotatesPixels ? [FilterGraph.rotationFilter(clockwise: rotation)] : []
         filters += rotationFilter
@@ -103,18 +105,18 @@ struct CompressionPlanner {
         let sparseness = codec == .hevc ? Self.sparseness(of: video, nominalRate: outputRate) : 1
         let encoderMax = rate.max.map { Int(Double($0) * sparseness) }
         let settings = animatedImageEncoderSettings(frameRate: outputRate) ?? VideoEncoderSettings(
-            encoderName: codec.encoderName, speedPreset: config.encoderSpeed.rawValue,
+            encoderName: codec.encoderName, speedPreset: codec.speedSetting(config.encoderSpeed),
             constantRateFactor: rate.crf, averageBitRate: rate.average, maxBitRate: encoderMax,
             bufferSize: encoderMax.map { $0 * 2 }, keyFrameInterval: keyInterval,
             frameRate: outputRate, tenBit: tenBit)
         let filter = filters.joined(separator: ",")
         var plan = TranscodePlan(
-            source: source, outputPath: outputPath, formatName: config.fileType.rawValue,
+            source: source, outputPath: outputPath, formatName: config.fileType.muxerName,
             videoStreamIndex: video.index,
             ranges: ranges, videoFilter: filter, video: settings,
             outputRotation: rotatesPixels ? 0 : rotation,
-            hdr: codec == .hevc && !toneMaps ? picture.hdr : nil,
-            carryFrameHDR: codec == .hevc && !toneMaps && picture.color.isHDR,
+            hdr: codec.keepsTenBitByDefault && !toneMaps ? picture.hdr : nil,
+            carryFrameHDR: codec.keepsTenBitByDefault && !toneMaps && picture.color.isHDR,
             audioTracks: audio, subtitleStreamIndices: subtitles, fastStart: !animated, crossfade: config.crossfadeDuration, reducer: reducer,
             targetFrameRate: reduces ? target : nil, keepsMetadata: config.keepsMetadata)
         plan.framing = framingPlan
@@ -143,6 +145,7 @@ struct CompressionPlanner {
     func checkEncoders() throws(ReelError) -> VideoCodec {
         let codec = try chooseCodec()
         let audio = try keptAudioStreams()
+        if config.streamCopy { try checkCopiedCodecsFit(audio: audio) }
         if !audio.isEmpty, config.audioCodec.availableEncoder == nil {
             throw .codecNotSupported(config.audioCodec.rawValue)
         }
@@ -259,7 +262,9 @@ struct CompressionPlanner {
         guard let encoder = config.audioCodec.availableEncoder else {
             throw .codecNotSupported(config.audioCodec.rawValue)
         }
-        let sampleRate = sound.sampleRate > 0 ? min(config.audioSampleRate, sound.sampleRate) : config.audioSampleRate
+        // Opus codes at 48 kHz whatever it is given: anything else is resampled to it.
+        let sampleRate = config.audioCodec == .opus ? AudioCodecType.opusSampleRate
+            : sound.sampleRate > 0 ? min(config.audioSampleRate, sound.sampleRate) : config.audioSampleRate
         let channels = config.audioChannels ?? min(max(sound.channels, 1), 2)
         var bitRate = config.audioBitrate
         if let sourceRate = stream.bitRate, sourceRate > 0 { bitRate = min(bitRate, max(Int(sourceRate), 32_000)) }
@@ -302,7 +307,7 @@ struct CompressionPlanner {
     private func rateControl(codec: VideoCodec, video: StreamInfo, picture: VideoStreamInfo,
                              outputPixels: Int, outputRate: Double, content: ContentAdjustment?) -> RateChoice {
         let crf = Self.constantRateFactor(quality: config.videoQuality, codec: codec)
-            + (content?.constantRateFactorOffset ?? 0)
+            + (content?.constantRateFactorOffset ?? 0) * codec.rateFactorScale
         guard config.useExplicitBitrate else { return RateChoice(crf: crf) }
         var bitrate = Double(config.videoBitrate) * (content?.bitrateFactor ?? 1)
         let sourceBitrate = Double(video.bitRate ?? 0)
@@ -330,10 +335,11 @@ struct CompressionPlanner {
         }
     }
 
-    /// CRF for `quality` 0...1: H.264 40 - 24 q; HEVC three points higher (x265's scale).
+    /// CRF for `quality` 0...1: H.264 40 - 24 q; HEVC three points higher (x265's scale); AV1
+    /// and VP9 on their own 0...63 scales (`VideoCodec.rateFactor(x264:)`).
     static func constantRateFactor(quality: Float, codec: VideoCodec) -> Double {
         let base = 40 - 24 * Double(min(max(quality, 0), 1))
-        return (codec == .hevc ? base + 3 : base).rounded(toPlaces: 2)
+        return codec.rateFactor(x264: base).rounded(toPlaces: 2)
     }
 }
 

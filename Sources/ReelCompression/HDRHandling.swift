@@ -3,7 +3,7 @@ import ReelMedia
 
 /// What happens to an HDR (PQ or HLG) source's picture.
 public enum HDRHandling: String, Sendable, Codable, CaseIterable {
-    /// HEVC keeps the HDR (Main 10, tags and metadata); H.264 tone-maps to SDR.
+    /// HEVC, AV1 and VP9 keep the HDR (10-bit, tags and metadata); H.264 tone-maps to SDR.
     case automatic = "auto"
     /// Keep the HDR signal: HEVC Main 10, or H.264 High 10 with the HDR tags (plays in fewer
     /// places: many browsers and phones decode only 8-bit H.264).
@@ -55,7 +55,7 @@ enum HDRToneMap {
         switch handling {
         case .toneMap: return true
         case .keep: return false
-        case .automatic: return codec != .hevc
+        case .automatic: return !codec.keepsTenBitByDefault
         }
     }
 

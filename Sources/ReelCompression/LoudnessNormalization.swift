@@ -141,7 +141,7 @@ enum LoudnessNormalization {
             try translatingFailures(source: source, output: output) { () throws(MediaFailure) in
                 _ = try AudioTranscoder(plan: audioPlan, shouldCancel: shouldCancel, progress: { _ in }).run()
                 _ = try ChunkJoiner(chunks: [output], offsets: [.zero], audio: sound.temporaryURL,
-                                    outputPath: joined.temporaryURL.path, formatName: planner.config.fileType.rawValue,
+                                    outputPath: joined.temporaryURL.path, formatName: planner.config.fileType.muxerName,
                                     shouldCancel: shouldCancel, progress: { _ in }).run()
             }
             try joined.commit()

@@ -86,6 +86,8 @@ struct PresetFile: Codable {
         var maxKeyFrameInterval: Int?
         var useAdaptiveBitrate: Bool?
         var speed: EncoderSpeed?
+        /// 10-bit pictures whatever the source (`CompressionConfig.tenBit`).
+        var tenBit: Bool?
     }
 
     struct Audio: Codable {
@@ -151,6 +153,7 @@ struct PresetFile: Codable {
             config.maxKeyFrameInterval = video.maxKeyFrameInterval ?? config.maxKeyFrameInterval
             config.useAdaptiveBitrate = video.useAdaptiveBitrate ?? config.useAdaptiveBitrate
             config.encoderSpeed = video.speed ?? config.encoderSpeed
+            config.tenBit = video.tenBit ?? config.tenBit
         }
         if let audio {
             config.audioCodec = audio.codec ?? config.audioCodec

@@ -31,7 +31,7 @@ struct StreamCopyJob {
         let audio = try planner.keptAudioStreams().map(\.index)
         let subtitles = planner.keptSubtitleStreams.map(\.index)
         let plan = StreamCopyPlan(
-            source: info, outputPath: location.temporaryURL.path, formatName: config.fileType.rawValue,
+            source: info, outputPath: location.temporaryURL.path, formatName: config.fileType.muxerName,
             videoStreamIndex: video.index, audioStreamIndices: audio, subtitleStreamIndices: subtitles,
             ranges: snapped, keepsMetadata: config.keepsMetadata)
         let copyProgress = progress.phase(from: 0.02, to: 0.97)

@@ -3,8 +3,9 @@ import ReelMedia
 import ReelSupport
 
 /// A compression that must fit a size: the budget left after audio and container goes to the
-/// video as an average bit rate, encoded in two passes (the encoder's statistics in a hidden
-/// folder beside the output, removed whatever happens). The size is then checked: an output
+/// video as an average bit rate, encoded in two passes by x264 and x265 (the encoder's
+/// statistics in a hidden folder beside the output, removed whatever happens), in one by
+/// SVT-AV1 and libvpx-vp9. The size is then checked: an output
 /// over the target, or more than 3% under it, is encoded again (see `nextBitrate`), at most
 /// twice; the largest result within the target is kept, and when none is, the job fails: the
 /// result is never larger than the target.
@@ -56,12 +57,17 @@ struct TargetSizeJob {
 
         let stats = try StatsFolder(beside: location.temporaryURL)
         defer { stats.remove() }
-        let firstPass = decision.plan.firstPass(statsPath: stats.file)
-        progress.stage(.firstPass)
-        _ = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
-            try Transcoder(plan: firstPass, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0, to: 0.3)).run()
+        // SVT-AV1 and libvpx-vp9 aim at the average in one pass (FFmpeg 5.1 gives SVT-AV1 no
+        // second pass and libvpx no statistics file); the retries below bring them in.
+        let twoPasses = decision.plan.encodesInTwoPasses
+        if twoPasses {
+            let firstPass = decision.plan.firstPass(statsPath: stats.file)
+            progress.stage(.firstPass)
+            _ = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
+                try Transcoder(plan: firstPass, shouldCancel: { flag.isRaised }, progress: progress.phase(from: 0, to: 0.3)).run()
+            }
         }
-        var encodes = 1
+        var encodes = twoPasses ? 1 : 0
         // The best output within the target so far, kept aside while a retry aims closer, and
         // the smallest rate found over it: between the two, the next rate is interpolated. A
         // chunk keeps its smallest output when none fits (its share was too small for the
@@ -71,7 +77,8 @@ struct TargetSizeJob {
         let kept = URL(fileURLWithPath: stats.url.appendingPathComponent("best").path)
         for attempt in 0...Self.retries {
             if flag.isRaised { throw .cancelled }
-            let plan = decision.plan.secondPass(statsPath: stats.file, averageBitRate: Int(bitrate))
+            let plan = twoPasses ? decision.plan.secondPass(statsPath: stats.file, averageBitRate: Int(bitrate))
+                : decision.plan.onePass(averageBitRate: Int(bitrate))
             progress.stage(.secondPass(attempt: attempt + 1))
             let statistics: TranscodeStatistics
             do throws(ReelError) {

@@ -49,7 +49,7 @@ struct CompressCommand: ReelCommand {
         }
         let presetType = config.fileType
         config.fileType = try options.fileType(presetDefault: config.fileType)
-        if config.fileType != presetType { options.overrides.applyAnimatedImageDefaults(to: &config) }
+        if config.fileType != presetType { options.overrides.applyFormatDefaults(to: &config) }
         if config.fileType == .webp, let page = options.reportPage {
             throw CommandFailure(ArgumentError.invalidValue(
                 option: "--report", value: page, reason: "the report shows the output's pictures, and FFmpeg 5.1 cannot decode "

@@ -7,7 +7,7 @@ enum CompressHelp {
         Settings come from a preset (default: medium) and are then overridden by the options \
         below. Bit rates take 2M, 800k or 2000000; times take seconds (1.5) or HH:MM:SS.mmm.
 
-        Output: IN-compressed.mp4 (or .mov with --format mov) next to each input, or in \
+        Output: IN-compressed.mp4 (or .mov, .webm, .mkv with --format) next to each input, or in \
         --output-dir; -o names the output of a single input. An existing output is never \
         replaced without --overwrite, and an output equal to its input is refused.
 
@@ -15,6 +15,11 @@ enum CompressHelp {
         sound or subtitles, at 15 fps and 480 pixels on the longer side unless --fps or \
         --max-dimension say otherwise; --quality sets a GIF's colours and a WebP's quality, \
         and --target-size lowers the frame rate, then the picture, then those until it fits.
+
+        AV1 and VP9 (--codec av1|vp9): SVT-AV1 and libvpx-vp9, with --quality, --bitrate and \
+        --speed meaning what they mean for H.264; in .mp4, .webm or .mkv. A WebM (--format webm \
+        or -o NAME.webm) holds AV1 or VP9 with Opus: without --codec and --audio-codec it gets \
+        AV1 and Opus. Opus is always 48 kHz. Text subtitles become WebVTT in WebM, SRT in MKV.
 
         Dead air: --cut-silence keeps only the parts with sound, each with --silence-margin \
         of quiet around it (default 0.2s), and cuts the rest; sound is what peaks above \
@@ -40,6 +45,8 @@ enum CompressHelp {
         "reel compress holiday.mov --preset messaging -o holiday-small.mp4",
         "reel compress talk.mp4 --max-dimension 1280 --fps 24 --bitrate 1.5M --audio-channels 1",
         "reel compress clip.mp4 --start 1.5 --end 00:00:12.250 --codec hevc --speed slow",
+        "reel compress clip.mp4 -o clip.webm --codec vp9",
+        "reel compress film.mkv --preset archive",
         "reel compress match.mp4 --ranges 1.5-4,10-14.2 --preset social",
         "reel compress match.mp4 --ranges 60-90 --copy",
         "reel compress lecture.mp4 --cut-silence --silence-margin 0.1s,0.3s --dry-run",

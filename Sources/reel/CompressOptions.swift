@@ -109,8 +109,8 @@ struct CompressOptions: Sendable {
 
     /// The container: `--format`, else the extension of `-o`, else the preset's.
     ///
-    /// `-o` must end in `.mp4`, `.m4v`, `.mov`, `.gif` or `.webp`, and agree with `--format` when
-    /// both are given.
+    /// `-o` must end in `.mp4`, `.m4v`, `.mov`, `.webm`, `.mkv`, `.gif` or `.webp`, and agree
+    /// with `--format` when both are given.
     func fileType(presetDefault: OutputFileType) throws(CommandFailure) -> OutputFileType {
         let format = overrides.preset.format
         guard let outputFile = output.path else { return format ?? presetDefault }
@@ -126,8 +126,10 @@ struct CompressOptions: Sendable {
         case "mov", "qt": implied = .mov
         case "gif": implied = .gif
         case "webp": implied = .webp
+        case "webm": implied = .webm
+        case "mkv": implied = .mkv
         default:
-            throw .usage("-o \(outputFile): reel writes .mp4, .mov, .gif or .webp files; "
+            throw .usage("-o \(outputFile): reel writes .mp4, .mov, .webm, .mkv, .gif or .webp files; "
                 + "name the output with one of those extensions")
         }
         if let format, format != implied {

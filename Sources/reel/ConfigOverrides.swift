@@ -90,16 +90,20 @@ struct ConfigOverrides: Sendable {
         }
         try pauses?.apply(to: &config, copy: copy?.isSet ?? false)
         // A preset made for GIF or WebP keeps its own frame rate and size.
-        if preset.format != nil { applyAnimatedImageDefaults(to: &config) }
+        if preset.format != nil { applyFormatDefaults(to: &config) }
         return config
     }
 
     /// For a GIF or WebP chosen by `--format` or `-o`, the format's frame rate and size (15 fps,
     /// 480 pixels) where `--fps` and `--max-dimension` (`--max-size`) were not given: the
     /// preset's are for video.
-    func applyAnimatedImageDefaults(to config: inout CompressionConfig) {
+    ///
+    /// For a WebM, AV1 and Opus in place of a preset's H.264/HEVC and AAC where `--codec` and
+    /// `--audio-codec` were not given (`CompressionConfig.applyWebMDefaults`).
+    func applyFormatDefaults(to config: inout CompressionConfig) {
         config.applyAnimatedImageDefaults(
             frameRate: picture.fps == nil, size: picture.maxDimension == nil && picture.maxSize == nil)
+        config.applyWebMDefaults(videoCodec: picture.codec == nil, audioCodec: audio.codec == nil)
     }
 
     /// How frames are dropped to reach a lower frame rate: `--reducer`, else evenly.

@@ -36,9 +36,15 @@ enum LongestSide: Sendable, Equatable {
 struct PictureOptions: Sendable {
     /// The keys.
     enum Keys {
-        static let codec = OptionKey<VideoCodec>("codec", valueName: "CODEC", help: "Video codec (no fallback when given).")
+        static let codec = OptionKey<VideoCodec>(
+            "codec", valueName: "CODEC",
+            help: "Video codec (no fallback when given): h264 (libx264), hevc (libx265), av1 (SVT-AV1), vp9 (libvpx).")
         static let speed = OptionKey<EncoderSpeed>(
-            "speed", valueName: "SPEED", help: "x264/x265 speed preset: slower is smaller at the same quality.")
+            "speed", valueName: "SPEED",
+            help: "x264/x265 speed preset: slower is smaller at the same quality (AV1: SVT-AV1 presets 13...4, "
+                + "medium 8; VP9: libvpx cpu-used 8...0, medium 3).")
+        static let tenBit = FlagKey(
+            "ten-bit", help: "Encode 10-bit pictures whatever the source (hevc, av1, vp9): smoother gradients, for archives.")
         static let hdr = OptionKey<HDRHandling>(
             "hdr", valueName: "MODE",
             help: "HDR (PQ/HLG) sources: auto keeps HDR in HEVC and tone-maps H.264 to SDR BT.709; "
@@ -87,7 +93,7 @@ struct PictureOptions: Sendable {
 
     /// The declarations, in help order.
     static let specs: [OptionSpec] = [
-        Keys.codec.spec, Keys.speed.spec, Keys.hdr.spec, Keys.rateControl.spec, Keys.bitrate.spec, Keys.quality.spec,
+        Keys.codec.spec, Keys.speed.spec, Keys.tenBit.spec, Keys.hdr.spec, Keys.rateControl.spec, Keys.bitrate.spec, Keys.quality.spec,
         Keys.adaptiveBitrate.spec, Keys.maxDimension.spec, Keys.maxSize.spec, Keys.fps.spec, Keys.keyint.spec,
         Keys.rotatePixels.spec, Keys.denoise.spec, Keys.autoLevels.spec, Keys.aspect.spec, Keys.fill.spec,
         Keys.noContentAware.spec,
@@ -95,6 +101,7 @@ struct PictureOptions: Sendable {
 
     let codec: VideoCodec?
     let speed: EncoderSpeed?
+    let tenBit: Bool
     let hdr: HDRHandling?
     let rateControl: RateControl?
     let bitrate: Int?
@@ -117,6 +124,7 @@ struct PictureOptions: Sendable {
     init(_ arguments: ParsedArguments) throws(ArgumentError) {
         codec = try arguments.value(Keys.codec)
         speed = try arguments.value(Keys.speed)
+        tenBit = try arguments.isSet(Keys.tenBit)
         hdr = try arguments.value(Keys.hdr)
         rateControl = try arguments.value(Keys.rateControl)
         bitrate = try arguments.value(Keys.bitrate)
@@ -153,6 +161,7 @@ struct PictureOptions: Sendable {
             config.fallbackVideoCodec = nil
         }
         if let speed { config.encoderSpeed = speed }
+        if tenBit { config.tenBit = true }
         if let hdr { config.hdr = hdr }
         switch rateControl {
         case .capped?:

@@ -72,6 +72,7 @@ struct PresetsCommand: ReelCommand {
                 ("maxKeyFrameInterval", .init(config.maxKeyFrameInterval)),
                 ("adaptiveBitrate", .bool(config.useAdaptiveBitrate)),
                 ("speed", .string(config.encoderSpeed.rawValue)),
+                ("tenBit", .bool(config.tenBit)),
             ])),
             ("audio", .object([
                 ("codec", .string(config.audioCodec.rawValue)),
@@ -88,7 +89,7 @@ struct PresetsCommand: ReelCommand {
     /// One preset as a few lines of text.
     private static func text(_ entry: PresetEntry) -> String {
         let config = entry.preset.config
-        var video = config.videoCodec.rawValue
+        var video = config.videoCodec.rawValue + (config.tenBit ? " 10-bit" : "")
         if let fallback = config.fallbackVideoCodec { video += " (else \(fallback.rawValue))" }
         if let size = config.maxLongerDimension { video += ", longest side \(size) px" }
         video += ", \(Formatting.frameRate(Double(config.fps))) fps"

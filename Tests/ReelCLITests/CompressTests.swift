@@ -33,16 +33,16 @@ import Testing
         #expect(audio.sampleRate == 32000)
     }
 
-    /// An output named .avi or .mkv is refused before any work (no MP4 bytes under a misleading
+    /// An output named .avi or .flv is refused before any work (no MP4 bytes under a misleading
     /// extension); .m4v is Apple's name for MP4 and gets an MP4.
     @Test func outputExtensionsPickTheContainerOrAreRefused() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try TestClips.copy(.silent, to: scratch.url, as: "silent.mp4")
-        for name in ["out.avi", "out.mkv", "out.webm"] {
+        for name in ["out.avi", "out.flv", "out.ts"] {
             let run = try await Reel.run(["compress", "silent.mp4", "-o", name, "--speed", "ultrafast"], in: scratch.url)
             #expect(run.status == 2, "\(name): \(run.stderr)")
-            #expect(run.stderr.contains(name) && run.stderr.contains(".mp4, .mov, .gif or .webp"), "\(run.stderr)")
+            #expect(run.stderr.contains(name) && run.stderr.contains(".mp4, .mov, .webm, .mkv, .gif or .webp"), "\(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: scratch.path(name).path))
         }
         let run = try await Reel.run(["compress", "silent.mp4", "-o", "out.m4v", "--speed", "ultrafast", "--quiet"], in: scratch.url)

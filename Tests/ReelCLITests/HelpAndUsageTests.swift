@@ -86,7 +86,7 @@ import Testing
         (["compress", "--max-dimension", "640", "--max-size", "640", "a.mp4"], "not both"),
         (["compress", "--no-audio", "--audio-bitrate", "96k", "a.mp4"], "--no-audio"),
         (["compress", "-o", "x.mp4", "a.mp4", "b.mp4"], "--output-dir"),
-        (["compress", "-o", "x.mkv", "a.mp4"], ".mp4, .mov, .gif or .webp"),
+        (["compress", "-o", "x.avi", "a.mp4"], ".mp4, .mov, .webm, .mkv, .gif or .webp"),
         (["compress", "--preset", "low", "--preset-file", "p.json", "a.mp4"], "not both"),
         (["compress", "--seed", "4", "a.mp4"], "--reducer random"),
         // Options a command would ignore are not accepted: split writes no report, a plan re-encodes.

@@ -11,7 +11,7 @@ import Testing
         #expect(json.status == 0)
         let presets = try #require(try json.jsonObject()["presets"] as? [[String: Any]])
         #expect(presets.compactMap { $0["name"] as? String }
-            == ["low", "medium", "high", "social", "messaging"])
+            == ["low", "medium", "high", "social", "messaging", "archive", "web"])
         let medium = try #require(presets.first { $0["name"] as? String == "medium" })
         #expect(medium["source"] as? String == "built-in")
         let video = try #require(medium["video"] as? [String: Any])

@@ -18,6 +18,6 @@ import Testing
         let presets = try await Reel.run(["presets", "--json"], in: scratch.url, binary: copy)
         #expect(presets.status == 0)
         let names = (try presets.jsonObject()["presets"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-        #expect(names.map(Set.init) == ["low", "medium", "high", "social", "messaging"])
+        #expect(names.map(Set.init) == ["low", "medium", "high", "social", "messaging", "archive", "web"])
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct PresetTests {
     @Test func everyQualityHasItsPresetWithJMVideoCompressorNumbers() throws {
-        #expect(Preset.builtIn.map(\.name) == ["high", "low", "medium", "messaging", "social"])
+        #expect(Preset.builtIn.map(\.name) == ["archive", "high", "low", "medium", "messaging", "social", "web"])
         let expectations: [(VideoQuality, Int, Float, Int, Int, Int?, NoiseReduction)] = [
             (.lowQuality, 640, 20, 500_000, 64_000, 1, .low),
             (.mediumQuality, 1280, 30, 2_000_000, 128_000, nil, .none),
@@ -57,7 +57,7 @@ import Testing
             ("broken.json", "{not json"),
             ("nameless.json", #"{"video": {}}"#),
             ("badquality.json", #"{"name": "x", "video": {"quality": 3}}"#),
-            ("badcodec.json", #"{"name": "x", "video": {"codec": "vp9"}}"#),
+            ("badcodec.json", #"{"name": "x", "video": {"codec": "vp8"}}"#),
         ]
         for (name, text) in cases {
             let file = directory.appendingPathComponent(name)
@@ -88,8 +88,8 @@ import Testing
         #expect(typo.contains("mine.json") && typo.contains("unknown key 'video.bitrat'") && typo.contains("bitrate"), "\(typo)")
         let top = failure(#"{"name": "mine", "colour": "red"}"#)
         #expect(top.contains("unknown key 'colour'"), "\(top)")
-        let codec = failure(#"{"name": "mine", "video": {"codec": "av1"}}"#)
-        #expect(codec.contains("bad value at 'video.codec'") && codec.contains("allowed: h264, hevc"), "\(codec)")
+        let codec = failure(#"{"name": "mine", "video": {"codec": "vp8"}}"#)
+        #expect(codec.contains("bad value at 'video.codec'") && codec.contains("allowed: h264, hevc, av1, vp9"), "\(codec)")
         #expect(!codec.contains("not valid JSON"))
         #expect(failure("{not json").contains("not valid JSON"))
     }

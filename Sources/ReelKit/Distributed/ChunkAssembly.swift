@@ -59,7 +59,7 @@ extension ChunkPlan {
                     chunks: plan.chunks.map { directory.appendingPathComponent(Self.chunkFileName($0.index)) },
                     offsets: plan.chunks.map(\.outputStart),
                     audio: plan.audioIndex == nil ? nil : directory.appendingPathComponent(Self.audioFileName),
-                    outputPath: location.temporaryURL.path, formatName: plan.settings.config.fileType.rawValue,
+                    outputPath: location.temporaryURL.path, formatName: plan.settings.config.fileType.muxerName,
                     shouldCancel: { flag.isRaised }, progress: { progress.report($0 * 0.98) })
                 joiner.firstChunkDrift = drift
                 _ = try translatingFailures(source: directory, output: location.temporaryURL) { () throws(MediaFailure) in

@@ -15,7 +15,7 @@ final class Decoder {
         guard let stream = input.stream(streamIndex), let parameters = stream.pointee.codecpar else {
             throw .failed(.decode, "open decoder", "no stream \(streamIndex)")
         }
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+        guard let codec = DecoderChoice.decoder(for: parameters.pointee.codec_id) else {
             let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
             throw .failed(.decode, "avcodec_find_decoder", "no decoder for codec \(name)")
         }
@@ -49,7 +49,7 @@ final class Decoder {
         defer { avcodec_parameters_free(&parameters) }
         guard let parameters else { throw .outOfMemory(operation: "avcodec_parameters_alloc") }
         try check(avcodec_parameters_from_context(parameters, encoder.pointer), .decode, "avcodec_parameters_from_context")
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+        guard let codec = DecoderChoice.decoder(for: parameters.pointee.codec_id) else {
             throw .failed(.decode, "avcodec_find_decoder", "no decoder for what the encoder writes")
         }
         context = try CodecContext(codec: codec)

@@ -4,9 +4,10 @@ import ReelSupport
 
 /// Video encoder choices decided by the planner, as plain values.
 package struct VideoEncoderSettings: Sendable, Equatable {
-    /// FFmpeg encoder name: `libx264` or `libx265`.
+    /// FFmpeg encoder name: `libx264`, `libx265`, `libsvtav1` or `libvpx-vp9`.
     var encoderName: String
-    /// x264/x265 speed preset, e.g. `medium`.
+    /// The encoder's speed setting: an x264/x265 preset (`medium`), an SVT-AV1 preset (`8`),
+    /// or libvpx's deadline and `cpu-used` (`good:3`).
     var speedPreset: String
     /// Constant rate factor; `nil` for average-bitrate mode.
     var constantRateFactor: Double?
@@ -20,7 +21,7 @@ package struct VideoEncoderSettings: Sendable, Equatable {
     var keyFrameInterval: Int
     /// Nominal output frame rate (for rate control and container metadata).
     var frameRate: Double
-    /// Whether to produce 10-bit output (HEVC Main10 for 10-bit sources).
+    /// Whether to produce 10-bit output (HEVC Main 10, AV1 10-bit, VP9 profile 2).
     var tenBit: Bool
     /// Two-pass rate control: which pass this encode is, with the encoder's statistics file
     /// (written by pass 1, read by pass 2); `nil` for a single pass.
@@ -99,14 +100,16 @@ final class Encoder {
         defer { av_dict_free(&options) }
         if settings.isAnimatedImage {
             Self.animatedImageOptions(settings, into: &options)
+        } else if settings.isWebCodec {
+            WebCodecOptions.apply(settings, width: width, context: context, into: &options)
         } else {
             av_dict_set(&options, "preset", settings.speedPreset, 0)
         }
-        if let crf = settings.constantRateFactor {
+        if let crf = settings.constantRateFactor, !settings.isWebCodec {
             av_dict_set(&options, "crf", String(format: "%.2f", crf), 0)
         }
-        if settings.isAnimatedImage {
-            // GIF and WebP take no x264/x265 parameters.
+        if settings.isAnimatedImage || settings.isWebCodec {
+            // GIF, WebP, AV1 and VP9 take no x264/x265 parameters.
         } else if settings.encoderName == "libx265" {
             var parameters = Self.x265Parameters(for: settings)
             if let hdr { parameters += HDRSideData.x265Parameters(for: hdr) }

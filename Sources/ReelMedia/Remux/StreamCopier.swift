@@ -82,7 +82,7 @@ package struct StreamCopier {
         input.readsForwardOnly = plan.source.layout?.timestampsJump ?? false
         let sources = [plan.videoStreamIndex] + plan.audioStreamIndices
         let subtitles = try plan.subtitleStreamIndices.map { index throws(MediaFailure) in
-            try SubtitleTrack(source: plan.source, streamIndex: index)
+            try SubtitleTrack(source: plan.source, streamIndex: index, formatName: plan.formatName)
         }
         input.discardStreams(except: Set(sources))
         let reader = try CopyPacketReader(input: input, streams: sources)

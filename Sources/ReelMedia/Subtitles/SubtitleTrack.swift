@@ -2,9 +2,10 @@ internal import CFFmpeg
 import Foundation
 import ReelSupport
 
-/// One source text subtitle stream carried into an MP4/MOV output as `mov_text`: its events are
-/// read up front, then each kept range's events are moved onto the output timeline (cut at the
-/// range's edges) and encoded, in output order.
+/// One source text subtitle stream carried into the output as the container's text subtitles
+/// (`mov_text` in MP4 and MOV, WebVTT in WebM, SRT in Matroska): its events are read up front,
+/// then each kept range's events are moved onto the output timeline (cut at the range's edges)
+/// and encoded, in output order.
 final class SubtitleTrack {
     private let contents: SubtitleContents
     private let encoder: CodecContext
@@ -16,11 +17,13 @@ final class SubtitleTrack {
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     private static let timeBase = av_make_q(1, 1000)
 
-    /// Reads text subtitle stream `streamIndex` of `source` and opens a `mov_text` encoder with its styles.
-    init(source: MediaInfo, streamIndex: Int) throws(MediaFailure) {
+    /// Reads text subtitle stream `streamIndex` of `source` and opens the encoder of the
+    /// `formatName` muxer's text subtitles (`encoderName(forFormat:)`) with its styles.
+    init(source: MediaInfo, streamIndex: Int, formatName: String) throws(MediaFailure) {
         contents = try SubtitleContents.read(source: source, streamIndex: streamIndex)
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_MOV_TEXT) else {
-            throw .failed(.encode, "avcodec_find_encoder", "no mov_text encoder")
+        let name = Self.encoderName(forFormat: formatName)
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw .failed(.encode, "avcodec_find_encoder_by_name", "no \(name) encoder")
         }
         encoder = try CodecContext(codec: codec)
         let context = encoder.pointer
@@ -32,8 +35,19 @@ final class SubtitleTrack {
         copy.update(from: header, count: header.count)
         context.pointee.subtitle_header = copy
         context.pointee.subtitle_header_size = Int32(header.count)
-        try check(avcodec_open2(context, codec, nil), .encode, "avcodec_open2 (mov_text)")
+        try check(avcodec_open2(context, codec, nil), .encode, "avcodec_open2 (\(name))")
         packet = try Packet()
+    }
+
+    /// The text subtitle encoder of a muxer: WebVTT for WebM (the only text it holds), SRT for
+    /// Matroska (what most players show), `mov_text` for MP4 and MOV. All take the decoded
+    /// events as ASS lines.
+    static func encoderName(forFormat formatName: String) -> String {
+        switch formatName {
+        case "webm": return "webvtt"
+        case "matroska": return "srt"
+        default: return "mov_text"
+        }
     }
 
     /// Adds the output stream (with the source's language, title and handler name when `keepingTags`).
@@ -81,7 +95,7 @@ final class SubtitleTrack {
         scheduled.removeAll()
     }
 
-    /// The `mov_text` sample of one event's lines, in `buffer`; its size.
+    /// The encoded sample of one event's lines, in `buffer`; its size.
     private func encode(_ lines: [String]) throws(MediaFailure) -> Int {
         let copies = lines.prefix(16).compactMap { strdup($0) }
         defer { copies.forEach { free($0) } }

@@ -21,7 +21,7 @@ package struct AudioTranscoder {
     package func run() throws(MediaFailure) -> Int {
         let indices = plan.audioTracks.map(\.streamIndex)
         let subtitles = try plan.subtitleStreamIndices.map { index throws(MediaFailure) in
-            try SubtitleTrack(source: plan.source, streamIndex: index)
+            try SubtitleTrack(source: plan.source, streamIndex: index, formatName: plan.formatName)
         }
         guard !indices.isEmpty || !subtitles.isEmpty else {
             throw .failed(.encode, "audio", "the plan keeps no audio or subtitle track")

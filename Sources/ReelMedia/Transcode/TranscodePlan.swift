@@ -114,6 +114,16 @@ extension TranscodePlan {
         return plan
     }
 
+    /// This plan at `averageBitRate` in one pass (encoders without a statistics file).
+    package func onePass(averageBitRate: Int) -> TranscodePlan {
+        var plan = self
+        plan.video.averageBitRate = averageBitRate
+        return plan
+    }
+
+    /// Whether the video encoder does two passes with a statistics file (x264, x265).
+    package var encodesInTwoPasses: Bool { video.encodesInTwoPasses }
+
     /// The video's average bit rate, when the plan has one.
     package var averageVideoBitRate: Int? { video.averageBitRate }
     /// The video's constant rate factor, when it has one.

@@ -25,7 +25,7 @@ package struct Transcoder {
         let audioIndices = plan.audioTracks.map(\.streamIndex)
         let input = try InputFile.reopen(plan.source, keeping: Set([plan.videoStreamIndex] + audioIndices))
         let subtitles = try plan.subtitleStreamIndices.map { index throws(MediaFailure) in
-            try SubtitleTrack(source: plan.source, streamIndex: index)
+            try SubtitleTrack(source: plan.source, streamIndex: index, formatName: plan.formatName)
         }
         let sink = try MuxingSink(plan: plan, metadataSource: plan.keepsMetadata ? input : nil, subtitles: subtitles)
         let sourceEnd = plan.source.layout?.endTimestamp(ofStream: plan.videoStreamIndex) ?? sourceEndTicks(input)
