@@ -24,7 +24,7 @@ ALL=(
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4 story.hevc
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts hls_segments.ts
-  damaged_keyframe.mp4
+  damaged_keyframe.mp4 false_entry.mp4
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
   sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4
 )
@@ -373,6 +373,19 @@ mk_hls_segments_ts() {
   done
   cat "$OUTDIR/.tmp.$$.segment"{0,1,2}.ts > "$1"
   rm -f "$OUTDIR/.tmp.$$.segment"{0,1,2}.ts
+}
+
+# A phone-style false entry point: one IDR, a white flash at frame 100, a non-IDR I picture at
+# frame 102 whose following P pictures refer to pictures before it (16 references), flagged as
+# a sync sample and given a recovery-point SEI ("clean from here") by false_entry_point.py.
+# Decoding from it gives grey garbage. 320x180, 25 fps, 12 s, no audio.
+mk_false_entry_mp4() {
+  local plain="$OUTDIR/.tmp.$$.plain.mp4"
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=25:d=12" -vf "geq=lum='if(eq(N,100),255,lum(X,Y))':cb='cb(X,Y)':cr='cr(X,Y)'" \
+    -c:v libx264 -preset veryfast -pix_fmt yuv420p -threads 2 \
+    -x264-params keyint=1000:min-keyint=500:ref=16:bframes=0:scenecut=40 "${BITEXACT[@]}" "$plain"
+  python3 "$(dirname "${BASH_SOURCE[0]}")/false_entry_point.py" "$plain" "$1" 103
+  rm -f "$plain"
 }
 
 # One keyframe (the first frame), 200 bytes of noise in its middle: the only picture a decode

@@ -7,6 +7,9 @@ enum FFmpegLogging {
     private static let configured: Bool = {
         av_log_set_level(AV_LOG_QUIET)
         av_log_set_callback { context, level, format, arguments in
+            if level <= AV_LOG_ERROR, let context {
+                FFmpegLogging.watched.withLock { counts in counts[Int(bitPattern: context)]? += 1 }
+            }
             guard level <= av_log_get_level(), let format, let arguments,
                   let current = FFmpegLogging.handler.withLock({ $0 })
             else { return }
@@ -23,6 +26,27 @@ enum FFmpegLogging {
     }()
 
     static let handler = Mutex<(@Sendable (ReelLog.Level, String) -> Void)?>(nil)
+
+    /// Errors FFmpeg logged per watched object (a decoder's context, by address): some damage
+    /// is only said there. H.264 decoding past a missing reference ("Missing reference picture")
+    /// conceals it with another picture and flags nothing on the frame.
+    private static let watched = Mutex<[Int: Int]>([:])
+
+    /// Starts counting the errors logged by `object` (from 0).
+    static func watchErrors(of object: UnsafeMutableRawPointer) {
+        silence()
+        watched.withLock { $0[Int(bitPattern: object)] = 0 }
+    }
+
+    /// The errors `object` logged since `watchErrors(of:)`.
+    static func errors(of object: UnsafeMutableRawPointer) -> Int {
+        watched.withLock { $0[Int(bitPattern: object)] ?? 0 }
+    }
+
+    /// Stops counting (before the object is freed: its address may be reused).
+    static func unwatch(_ object: UnsafeMutableRawPointer) {
+        _ = watched.withLock { $0.removeValue(forKey: Int(bitPattern: object)) }
+    }
 
     /// Applies the default (silence) once per process, before the first FFmpeg call.
     static func silence() { _ = configured }

@@ -25,12 +25,17 @@ extension Decoder {
     /// it (the first frame when none does). Some demuxers (MPEG-TS) seek only approximately and
     /// may land after the time, and some keyframes cannot be decoded from (the frame comes out
     /// damaged, or late); then it seeks again, ever earlier (1, 2, 4... seconds), down to the
-    /// file's start.
+    /// file's start. A picture concealed without a flag (a reference missing before a false
+    /// entry point) is known by the error the decoder logs: with one decoding thread, as the
+    /// stills' decoders have, that counts as damage too.
     func frameOnScreen(at seconds: Double, in input: InputFile, fileStart: Double) throws(MediaFailure) -> (Frame, MediaTime) {
         var backoff = 0.0
         // Every frame is decoded here, so frames without timestamps can be counted.
         timesUntimedFrames = true
+        let watched = UnsafeMutableRawPointer(context.pointer)
+        defer { FFmpegLogging.unwatch(watched) }
         while true {
+            FFmpegLogging.watchErrors(of: watched)
             var seekPoint = max(seconds - backoff, fileStart)
             if seekPoint <= fileStart {
                 try input.rewind()
@@ -45,7 +50,7 @@ extension Decoder {
             try forEachFrame(in: input) { frame throws(MediaFailure) in
                 let time = self.time(of: frame) ?? .zero
                 if time.seconds > seconds + 1e-6, best != nil { return false }
-                damaged = frame.isDamaged
+                damaged = frame.isDamaged || FFmpegLogging.errors(of: watched) > 0
                 best = (try frame.movedOut(), time)
                 return time.seconds <= seconds + 1e-6
             }

@@ -51,7 +51,8 @@ package enum PictureReader {
     package static func frame(of source: MediaInfo, at seconds: Double, maximumSide: Int) throws(MediaFailure) -> RGBPicture {
         guard let index = source.primaryVideoStreamIndex else { throw .noVideoStream }
         let input = try InputFile.reopen(source, keeping: [index])
-        let decoder = try Decoder(input: input, streamIndex: index)
+        // One thread: a concealed picture is only known by the error it logs (`frameOnScreen`).
+        let decoder = try Decoder(input: input, streamIndex: index, threads: 1)
         // Times are on the API's timeline, whose zero is the file's start.
         let start = source.startTime
         let target = start + seconds

@@ -71,17 +71,29 @@ struct RangeSeek {
         return nil
     }
 
-    /// Decodes `read` (reading on, into `read`, until the first picture comes out): true when
-    /// that picture is undamaged and not later than `seconds`.
+    /// Decodes `read` (reading on, into `read`, up to the first picture at or after `seconds`):
+    /// true when the first picture is not later than `seconds` and every picture up to the range
+    /// is undamaged: no damage flag, and no error logged (a P picture whose reference lies before
+    /// the landing is concealed with another picture and flagged nothing, only logged: a phone
+    /// file's recovery point that is no clean entry point showed grey garbage). One thread, so
+    /// the verdict does not depend on how frame threads interleave.
     private func decodesCleanly(_ read: inout [Packet], upTo seconds: Double) throws(MediaFailure) -> Bool {
-        let decoder = try Decoder(input: input, streamIndex: videoStream)
+        let decoder = try Decoder(input: input, streamIndex: videoStream, threads: 1)
+        FFmpegLogging.watchErrors(of: UnsafeMutableRawPointer(decoder.context.pointer))
+        defer { FFmpegLogging.unwatch(UnsafeMutableRawPointer(decoder.context.pointer)) }
         let frame = try Frame()
         var verdict: Bool?
+        var first = true
         func feed(_ packet: Packet?) throws(MediaFailure) {
             try decoder.decode(packet, into: frame) { picture throws(MediaFailure) in
                 guard let time = decoder.time(of: picture)?.seconds else { return true }
-                verdict = !picture.isDamaged && time <= seconds + 1e-6
-                return false
+                defer { first = false }
+                if picture.isDamaged || FFmpegLogging.errors(of: UnsafeMutableRawPointer(decoder.context.pointer)) > 0 || (first && time > seconds + 1e-6) {
+                    verdict = false
+                } else if time >= seconds - 1e-6 {
+                    verdict = true
+                }
+                return verdict == nil
             }
         }
         for packet in read where packet.streamIndex == videoStream {
