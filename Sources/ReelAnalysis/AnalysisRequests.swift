@@ -39,9 +39,14 @@ public struct KeyFrameAnalysisRequest: AnalysisRequest {
 public struct HighlightAnalysisRequest: AnalysisRequest {
     /// Highlights, levels and shots (MediaIntelligence's `HighlightAnalysisRequest.Result`).
     public struct Result: Sendable, Equatable, Codable {
-        /// The most engaging stretches, chronological and non-overlapping (possibly none).
+        /// The most engaging stretches, chronological and non-overlapping (possibly none). Each
+        /// is also an entry of `levels`.
         public var highlights: [TimeRange]
         /// Every segment of the timeline, contiguous from start to end, with a level from 0 to 9.
+        /// The analysis's segments are cut at the highlights' edges and each highlight is one
+        /// entry, whose level is the highest of the segments it spans (`level(of:)`); the other
+        /// entries keep their segment's level. `VideoAnalysis.segments` keeps the segments as
+        /// measured.
         public var levels: [(timeRange: TimeRange, level: Float)]
         /// The shots the segments follow.
         public var shots: [TimeRange]
@@ -51,6 +56,11 @@ public struct HighlightAnalysisRequest: AnalysisRequest {
             self.highlights = highlights
             self.levels = levels
             self.shots = shots
+        }
+
+        /// The level of `range` when it is one of `levels` (every highlight is), else `nil`.
+        public func level(of range: TimeRange) -> Float? {
+            levels.first { $0.timeRange == range }?.level
         }
 
         public static func == (lhs: Result, rhs: Result) -> Bool {
@@ -87,11 +97,10 @@ public struct HighlightAnalysisRequest: AnalysisRequest {
         self.minimumLevel = minimumLevel
     }
 
+    /// The highlights, and the levels split so that each highlight is one of them.
     public func result(from analysis: VideoAnalysis) throws(ReelError) -> Result {
-        Result(
-            highlights: HighlightSelector.highlights(analysis, minimumLevel: minimumLevel),
-            levels: analysis.segments.map { ($0.timeRange, $0.level) },
-            shots: analysis.shots)
+        let split = HighlightLevels.split(analysis.segments, at: HighlightSelector.highlights(analysis, minimumLevel: minimumLevel))
+        return Result(highlights: split.highlights, levels: split.levels, shots: analysis.shots)
     }
 }
 
@@ -123,8 +132,8 @@ public struct ShotAnalysisRequest: AnalysisRequest {
 }
 
 extension HighlightAnalysisRequest {
-    /// The highlight ranges this request picks from an analysis.
+    /// The highlight ranges this request picks from an analysis (`result(from:).highlights`).
     public func highlights(in analysis: VideoAnalysis) -> [TimeRange] {
-        HighlightSelector.highlights(analysis, minimumLevel: minimumLevel)
+        HighlightLevels.split(analysis.segments, at: HighlightSelector.highlights(analysis, minimumLevel: minimumLevel)).highlights
     }
 }
