@@ -4,7 +4,7 @@ import Testing
 @testable import ReelMedia
 @testable import ReelSupport
 
-/// A frame decoded into memory (`Thumbnailer.image`).
+/// A frame decoded into memory (`Thumbnailer.image`), and AVFoundation's names for it.
 @Suite(.timeLimit(.minutes(5))) struct FrameImageTests {
     /// The mean absolute difference of two RGB images' bytes, the second read through `map`
     /// (the pixel of the second at each pixel of the first).
@@ -31,6 +31,12 @@ import Testing
         let turned = Self.difference(upright, coded) { x, y in (y, 359 - x) }
         let unturned = Self.difference(upright, coded) { x, y in (y, x) }
         #expect(turned < 3 && unturned > 10, "turned \(turned), unturned \(unturned)")
+        // The AVFoundation names: the same frames, the transform applied only when asked.
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: source))
+        let (plain, actualTime) = try await generator.image(at: CMTime(seconds: 0.5, preferredTimescale: 600))
+        #expect(plain == coded && actualTime == half)
+        generator.appliesPreferredTrackTransform = true
+        #expect(try await generator.image(at: half).image == upright)
     }
 
     /// A time between frames gives the frame on screen then, with that frame's own time.
