@@ -200,9 +200,11 @@ public final class Thumbnailer: Sendable {
             location.discard()
             throw location.naming(error)
         }
-        // Reported on the API's timeline: zero is the file's start.
+        // Reported on the API's timeline: zero is the file's start. A file that starts at zero
+        // keeps its frames' exact times (a zero in microseconds would round a 2997 clock).
         let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)
-        var result = ThumbnailResult(url: output, times: written.times.map { $0 - origin }, width: written.width, height: written.height)
+        let times = info.startTime == 0 ? written.times : written.times.map { $0 - origin }
+        var result = ThumbnailResult(url: output, times: times, width: written.width, height: written.height)
         result.damagedPictures = written.damaged
         return result
     }
