@@ -1,6 +1,7 @@
 import Foundation
 import ReelMedia
 import ReelSupport
+import Synchronization
 
 /// AVFoundation's `AVURLAsset`, as far as taking frames from it goes: a video file by URL.
 /// With `AVAssetImageGenerator` it lets code that takes a frame as AVFoundation does (the
@@ -21,26 +22,41 @@ public final class AVURLAsset: Sendable {
 /// screen at a time as a `FrameImage` and its exact time. Every frame is decoded exactly: the
 /// tolerances are kept for code that sets them, and any tolerance accepts the exact frame.
 /// It decodes at the stored size (`maximumSize` is not applied).
-public final class AVAssetImageGenerator: @unchecked Sendable {
-    // Unchecked: the settings are plain values an app sets before asking, as with
-    // AVFoundation's class; `image(at:)` reads them once, on entry.
+public final class AVAssetImageGenerator: Sendable {
+    /// What an app sets before asking for frames.
+    private struct Settings {
+        var appliesPreferredTrackTransform = false
+        var requestedTimeToleranceBefore: CMTime = .zero
+        var requestedTimeToleranceAfter: CMTime = .zero
+    }
 
     /// The asset the frames come from.
     public let asset: AVURLAsset
-    /// Whether the display rotation is applied (upright pictures); AVFoundation's default is
-    /// false.
-    public var appliesPreferredTrackTransform = false
-    /// How much earlier than the requested time the frame may be; frames here are exact.
-    public var requestedTimeToleranceBefore: CMTime = .zero
-    /// How much later than the requested time the frame may be; frames here are exact.
-    public var requestedTimeToleranceAfter: CMTime = .zero
-
-    private let thumbnailer: Thumbnailer
+    private let settings = Mutex(Settings())
+    private let thumbnailer = Thumbnailer()
 
     /// A generator of `asset`'s frames.
     public init(asset: AVURLAsset) {
         self.asset = asset
-        thumbnailer = Thumbnailer()
+    }
+
+    /// Whether the display rotation is applied (upright pictures); AVFoundation's default is
+    /// false.
+    public var appliesPreferredTrackTransform: Bool {
+        get { settings.withLock { $0.appliesPreferredTrackTransform } }
+        set { settings.withLock { $0.appliesPreferredTrackTransform = newValue } }
+    }
+
+    /// How much earlier than the requested time the frame may be; frames here are exact.
+    public var requestedTimeToleranceBefore: CMTime {
+        get { settings.withLock { $0.requestedTimeToleranceBefore } }
+        set { settings.withLock { $0.requestedTimeToleranceBefore = newValue } }
+    }
+
+    /// How much later than the requested time the frame may be; frames here are exact.
+    public var requestedTimeToleranceAfter: CMTime {
+        get { settings.withLock { $0.requestedTimeToleranceAfter } }
+        set { settings.withLock { $0.requestedTimeToleranceAfter = newValue } }
     }
 
     /// The frame on screen at `time` (the last one shown at or before it) and when it is shown.
