@@ -21,7 +21,7 @@ public final class AVURLAsset: Sendable {
 /// AVFoundation's `AVAssetImageGenerator` on `Thumbnailer.image(of:at:upright:)`: the frame on
 /// screen at a time as a `FrameImage` and its exact time. Every frame is decoded exactly: the
 /// tolerances are kept for code that sets them, and any tolerance accepts the exact frame.
-/// It decodes at the stored size (`maximumSize` is not applied).
+/// Frames come at their stored size: there is no `maximumSize`.
 public final class AVAssetImageGenerator: Sendable {
     /// What an app sets before asking for frames.
     private struct Settings {

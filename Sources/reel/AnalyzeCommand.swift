@@ -30,7 +30,8 @@ struct AnalyzeCommand: ReelCommand {
                 video itself (0 its dullest tenth, 9 its top 5%; a video where nothing stands out \
                 stays below 6); parts at level 6 or above are the highlights. Cuts are placed on the exact frame; fades and dissolves count as \
                 shot boundaries too. With --json, prints one object with times in seconds; its \
-                "analysis" member is the whole analysis, which 'reel highlights' and 'reel \
+                "levels" are the segments cut at the highlights' edges, each highlight one of them \
+                with its level (the highest of the segments it spans); its "analysis" member is the whole analysis, which 'reel highlights' and 'reel \
                 thumbnail' take back with --analysis FILE instead of analyzing again. \
                 --format csv lists shots and highlights (seconds, timecodes, frame numbers counted \
                 from 0 with the end frame the first after the range, level); edl writes the \
