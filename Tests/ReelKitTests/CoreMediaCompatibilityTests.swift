@@ -2,7 +2,7 @@ import Testing
 import ReelKit
 
 /// Core Media's names over `MediaTime` and `TimeRange`, as ported code uses them.
-@Suite(.timeLimit(.minutes(1))) struct CoreMediaCompatibilityTests {
+@Suite(.timeLimit(.minutes(5))) struct CoreMediaCompatibilityTests {
     @Test func cmTimeIsAMediaTimeRoundedToItsPreferredTimescale() {
         let time = CMTime(seconds: 5.0004, preferredTimescale: 600)
         #expect(time == MediaTime(value: 3000, timescale: 600) && time.timescale == 600)
