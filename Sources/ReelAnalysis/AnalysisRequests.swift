@@ -3,7 +3,7 @@ import ReelSupport
 
 /// A question to ask of a video; several can share one decode in `VideoAnalyzer.analyze`.
 public protocol AnalysisRequest: Sendable {
-    /// What the request produces.
+    /// What the request produces (each request's `Result`, as MediaIntelligence names it).
     associatedtype Output: Sendable
     /// Reads this request's answer from a finished analysis.
     func result(from analysis: VideoAnalysis) throws(ReelError) -> Output
@@ -11,8 +11,9 @@ public protocol AnalysisRequest: Sendable {
 
 /// Finds the single frame that best represents the video.
 public struct KeyFrameAnalysisRequest: AnalysisRequest {
-    /// The key frame: the exact presentation time of a decoded frame.
-    public struct Output: Sendable, Equatable, Codable {
+    /// The key frame: the exact presentation time of a decoded frame (MediaIntelligence's
+    /// `KeyFrameAnalysisRequest.Result`).
+    public struct Result: Sendable, Equatable, Codable {
         /// When the frame is shown.
         public var timestamp: MediaTime
 
@@ -20,24 +21,32 @@ public struct KeyFrameAnalysisRequest: AnalysisRequest {
         public init(timestamp: MediaTime) { self.timestamp = timestamp }
     }
 
+    /// The request's output under `AnalysisRequest`'s name for it.
+    public typealias Output = Result
+
     /// Creates the request.
     public init() {}
 
-    public func result(from analysis: VideoAnalysis) throws(ReelError) -> Output {
+    public func result(from analysis: VideoAnalysis) throws(ReelError) -> Result {
         guard let time = analysis.keyFrame else {
             throw .invalidConfiguration("no frame to choose a key frame from")
         }
-        return Output(timestamp: time)
+        return Result(timestamp: time)
     }
 }
 
 /// Finds the most engaging segments and the engagement level of every segment.
 public struct HighlightAnalysisRequest: AnalysisRequest {
-    /// Highlights, levels and shots.
-    public struct Output: Sendable, Equatable, Codable {
-        /// The most engaging stretches, chronological and non-overlapping (possibly none).
+    /// Highlights, levels and shots (MediaIntelligence's `HighlightAnalysisRequest.Result`).
+    public struct Result: Sendable, Equatable, Codable {
+        /// The most engaging stretches, chronological and non-overlapping (possibly none). Each
+        /// is also an entry of `levels`.
         public var highlights: [TimeRange]
         /// Every segment of the timeline, contiguous from start to end, with a level from 0 to 9.
+        /// The analysis's segments are cut at the highlights' edges and each highlight is one
+        /// entry, whose level is the highest of the segments it spans (`level(of:)`); the other
+        /// entries keep their segment's level. `VideoAnalysis.segments` keeps the segments as
+        /// measured.
         public var levels: [(timeRange: TimeRange, level: Float)]
         /// The shots the segments follow.
         public var shots: [TimeRange]
@@ -49,7 +58,12 @@ public struct HighlightAnalysisRequest: AnalysisRequest {
             self.shots = shots
         }
 
-        public static func == (lhs: Output, rhs: Output) -> Bool {
+        /// The level of `range` when it is one of `levels` (every highlight is), else `nil`.
+        public func level(of range: TimeRange) -> Float? {
+            levels.first { $0.timeRange == range }?.level
+        }
+
+        public static func == (lhs: Result, rhs: Result) -> Bool {
             lhs.highlights == rhs.highlights && lhs.shots == rhs.shots && lhs.levels.map(\.timeRange) == rhs.levels.map(\.timeRange)
                 && lhs.levels.map(\.level) == rhs.levels.map(\.level)
         }
@@ -72,6 +86,9 @@ public struct HighlightAnalysisRequest: AnalysisRequest {
         }
     }
 
+    /// The request's output under `AnalysisRequest`'s name for it.
+    public typealias Output = Result
+
     /// The lowest level a highlight may have; `nil` uses `HighlightEditing.defaultLevel` (6).
     public var minimumLevel: Float?
 
@@ -80,18 +97,17 @@ public struct HighlightAnalysisRequest: AnalysisRequest {
         self.minimumLevel = minimumLevel
     }
 
-    public func result(from analysis: VideoAnalysis) throws(ReelError) -> Output {
-        Output(
-            highlights: HighlightSelector.highlights(analysis, minimumLevel: minimumLevel),
-            levels: analysis.segments.map { ($0.timeRange, $0.level) },
-            shots: analysis.shots)
+    /// The highlights, and the levels split so that each highlight is one of them.
+    public func result(from analysis: VideoAnalysis) throws(ReelError) -> Result {
+        let split = HighlightLevels.split(analysis.segments, at: HighlightSelector.highlights(analysis, minimumLevel: minimumLevel))
+        return Result(highlights: split.highlights, levels: split.levels, shots: analysis.shots)
     }
 }
 
 /// Finds the shots: cuts placed on the exact frame, fades and dissolves as boundaries too.
 public struct ShotAnalysisRequest: AnalysisRequest {
     /// Shots and the boundaries between them.
-    public struct Output: Sendable, Equatable, Codable {
+    public struct Result: Sendable, Equatable, Codable {
         /// The shots, contiguous from start to end.
         public var shots: [TimeRange]
         /// Where and how shots change.
@@ -104,17 +120,20 @@ public struct ShotAnalysisRequest: AnalysisRequest {
         }
     }
 
+    /// The request's output under `AnalysisRequest`'s name for it.
+    public typealias Output = Result
+
     /// Creates the request.
     public init() {}
 
-    public func result(from analysis: VideoAnalysis) throws(ReelError) -> Output {
-        Output(shots: analysis.shots, boundaries: analysis.boundaries)
+    public func result(from analysis: VideoAnalysis) throws(ReelError) -> Result {
+        Result(shots: analysis.shots, boundaries: analysis.boundaries)
     }
 }
 
 extension HighlightAnalysisRequest {
-    /// The highlight ranges this request picks from an analysis.
+    /// The highlight ranges this request picks from an analysis (`result(from:).highlights`).
     public func highlights(in analysis: VideoAnalysis) -> [TimeRange] {
-        HighlightSelector.highlights(analysis, minimumLevel: minimumLevel)
+        HighlightLevels.split(analysis.segments, at: HighlightSelector.highlights(analysis, minimumLevel: minimumLevel)).highlights
     }
 }

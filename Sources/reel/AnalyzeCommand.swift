@@ -30,7 +30,8 @@ struct AnalyzeCommand: ReelCommand {
                 video itself (0 its dullest tenth, 9 its top 5%; a video where nothing stands out \
                 stays below 6); parts at level 6 or above are the highlights. Cuts are placed on the exact frame; fades and dissolves count as \
                 shot boundaries too. With --json, prints one object with times in seconds; its \
-                "analysis" member is the whole analysis, which 'reel highlights' and 'reel \
+                "levels" are the segments cut at the highlights' edges, each highlight one of them \
+                with its level (the highest of the segments it spans); its "analysis" member is the whole analysis, which 'reel highlights' and 'reel \
                 thumbnail' take back with --analysis FILE instead of analyzing again. \
                 --format csv lists shots and highlights (seconds, timecodes, frame numbers counted \
                 from 0 with the end frame the first after the range, level); edl writes the \
@@ -124,7 +125,16 @@ struct AnalyzeCommand: ReelCommand {
             return ExitStatus.failure
         }
         let elapsed = Date().timeIntervalSince(started)
-        let highlights = HighlightAnalysisRequest().highlights(in: analysis)
+        // The request's answer: its highlights are entries of its levels (the segments cut at
+        // their edges), as MediaIntelligence's are.
+        let answer: HighlightAnalysisRequest.Result
+        do {
+            answer = try HighlightAnalysisRequest().result(from: analysis)
+        } catch {
+            Console.error(ErrorText.line(for: error, input: input))
+            return ExitStatus.failure
+        }
+        let highlights = answer.highlights
         if let report = reportPage {
             do {
                 try await ReportWriter.write(input: input.url, title: input.display, analysis: analysis,
@@ -137,7 +147,7 @@ struct AnalyzeCommand: ReelCommand {
         let frameRate = (try? MediaInfo.probe(input.url))?.primaryVideo?.video?.frameRate ?? 30
         switch format {
         case .json:
-            var json = AnalysisReport.json(analysis, highlights: highlights, source: input.display, elapsed: elapsed)
+            var json = AnalysisReport.json(analysis, highlights: answer, source: input.display, elapsed: elapsed)
             if case .object(let fields) = json, let deadAir { json = .object(fields + [("deadAir", ResultJSON.deadAir(deadAir))]) }
             Console.printOut(json.rendered())
         case .text:
@@ -159,19 +169,30 @@ struct AnalyzeCommand: ReelCommand {
 /// Text and JSON renderings of a `VideoAnalysis`.
 enum AnalysisReport {
     /// The one JSON object of `reel analyze --json`.
-    static func json(_ analysis: VideoAnalysis, highlights: [TimeRange], source: String, elapsed: Double) -> JSONValue {
+    static func json(_ analysis: VideoAnalysis, highlights answer: HighlightAnalysisRequest.Result, source: String,
+                     elapsed: Double) -> JSONValue {
         func range(_ range: TimeRange) -> [(String, JSONValue)] {
             [("start", JSONValue(range.start.seconds)), ("end", JSONValue(range.end.seconds))]
         }
+        func level(_ level: Float) -> JSONValue { JSONValue((Double(level) * 100).rounded() / 100) }
         let saved: JSONValue = SavedAnalysisFile.encoded(analysis).map { JSONValue.raw($0) } ?? .null
+        let highlights: [JSONValue] = answer.highlights.map { highlight in
+            .object(range(highlight) + [("level", level(answer.level(of: highlight) ?? 0))])
+        }
+        // The request's levels: the segments cut at the highlights' edges, each highlight one entry.
+        let levels: [JSONValue] = answer.levels.map { entry in
+            let isHighlight = answer.highlights.contains(entry.timeRange)
+            return .object(range(entry.timeRange) + [("level", level(entry.level)), ("highlight", .bool(isHighlight))])
+        }
         return .object([
             ("source", .string(source)),
             ("duration", JSONValue(analysis.duration)),
             ("keyframe", analysis.keyFrame.map { .object([("time", JSONValue($0.seconds))]) } ?? .null),
-            ("highlights", .array(highlights.map { .object(range($0)) })),
+            ("highlights", .array(highlights)),
+            ("levels", .array(levels)),
             ("segments", .array(analysis.segments.map {
                 .object(range($0.timeRange) + [
-                    ("level", JSONValue((Double($0.level) * 100).rounded() / 100)),
+                    ("level", level($0.level)),
                     ("raw", JSONValue(($0.rawEngagement * 1000).rounded() / 1000)),
                     ("features", featureObject($0.features)),
                 ])

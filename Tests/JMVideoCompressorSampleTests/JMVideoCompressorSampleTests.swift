@@ -84,4 +84,20 @@ import Testing
             return false
         }
     }
+
+    /// The README's optional trim lines, as written there but for the times (the clip lasts 2 s):
+    /// `CMTime(seconds:preferredTimescale:)` is a `MediaTime`.
+    @Test func theReadmesTrimLinesTrim() async throws {
+        let source = try Self.clip()
+        defer { try? FileManager.default.removeItem(at: source) }
+        var customConfig = CompressionConfig.default
+        customConfig.trimStartTime = CMTime(seconds: 0.5, preferredTimescale: 600) // Optional: Start trimming at 0.5 seconds
+        customConfig.trimEndTime = CMTime(seconds: 1.5, preferredTimescale: 600)   // Optional: End trimming at 1.5 seconds
+        customConfig.outputDirectory = FileManager.default.temporaryDirectory
+        let result = try await JMVideoCompressor().compressVideo(source, config: customConfig)
+        defer { try? FileManager.default.removeItem(at: result.url) }
+        let duration = try MediaInfo.probe(result.url).duration
+        #expect(abs(duration - 1) < 0.1, "\(duration)")
+        #expect(CMTimeGetSeconds(customConfig.trimStartTime ?? .zero) == 0.5)
+    }
 }

@@ -26,6 +26,19 @@ import Testing
         #expect(try decoder.decode(ShotAnalysisRequest.Output.self, from: encoder.encode(shotOutput)) == shotOutput)
         #expect(try decoder.decode(VideoAnalysis.self, from: encoder.encode(analysis)) == analysis)
     }
+
+    /// The outputs under MediaIntelligence's names: each request's `Result`, the protocol's
+    /// `Output` being the same type, so apps mock either.
+    @Test func theOutputsAreNamedResult() throws {
+        let keyFrame: KeyFrameAnalysisRequest.Result = KeyFrameAnalysisRequest.Output(timestamp: MediaTime(value: 6, timescale: 1))
+        #expect(keyFrame.timestamp.seconds == 6)
+        let levels: [(timeRange: TimeRange, level: Float)] = [(Self.range(0, 4), 1), (Self.range(4, 10), 8)]
+        let highlights = HighlightAnalysisRequest.Result(highlights: [Self.range(4, 10)], levels: levels, shots: [Self.range(0, 10)])
+        #expect(highlights.level(of: Self.range(4, 10)) == 8 && highlights.level(of: Self.range(4, 9)) == nil)
+        let output: HighlightAnalysisRequest.Output = highlights
+        #expect(output.levels.map(\.level) == [1, 8])
+        #expect(ShotAnalysisRequest.Result(shots: [], boundaries: []) == ShotAnalysisRequest.Output(shots: [], boundaries: []))
+    }
 }
 
 /// `CompressionConfig` saves and restores through JSON; what runs code (a highlight reel's

@@ -79,6 +79,8 @@ print(cut.analytics.requestedRanges, cut.analytics.keptRanges)
 let thumbnail = try await Thumbnailer().thumbnail(of: source, to: URL(fileURLWithPath: "thumb.jpg"))
 let sheet = try await Thumbnailer().contactSheet(of: source, frames: 12, selection: .highlights,
                                                  to: URL(fileURLWithPath: "sheet.jpg"))
+let poster = try await Thumbnailer().image(of: source)   // the key frame, in memory
+print(poster.width, poster.height, poster.time.seconds, try poster.jpegData().count)
 _ = (thumbnail, sheet)
 }
 

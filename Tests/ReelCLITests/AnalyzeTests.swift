@@ -23,7 +23,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
         let object = try run.jsonObject()
-        #expect(Set(object.keys) == ["source", "duration", "keyframe", "highlights", "segments", "shots",
+        #expect(Set(object.keys) == ["source", "duration", "keyframe", "highlights", "levels", "segments", "shots",
                                      "boundaries", "analysisTime", "analysis", "sampledFrames", "refinedCuts", "faces"])
         // The story clip is test patterns: no face.
         #expect((object["faces"] as? [Any])?.isEmpty == true)
@@ -42,6 +42,18 @@ import Testing
         #expect(segments.allSatisfy { (0...9).contains($0["level"] as? Double ?? -1) })
         let highlights = try #require(object["highlights"] as? [[String: Any]])
         #expect(highlights.contains { ($0["start"] as? Double ?? 99) <= 6.1 && ($0["end"] as? Double ?? 0) >= 9.9 })
+        // The request's levels: contiguous over the video, each highlight one of them, at its level.
+        let levels = try #require(object["levels"] as? [[String: Any]])
+        #expect(levels.first?["start"] as? Double == 0 && abs((levels.last?["end"] as? Double ?? 0) - 24) < 0.05)
+        for (a, b) in zip(levels, levels.dropFirst()) {
+            #expect(a["end"] as? Double == b["start"] as? Double)
+        }
+        for highlight in highlights {
+            let entries = levels.filter { $0["start"] as? Double == highlight["start"] as? Double && $0["end"] as? Double == highlight["end"] as? Double }
+            #expect(entries.count == 1 && entries.first?["highlight"] as? Bool == true, "\(highlight) in \(levels)")
+            #expect(entries.first?["level"] as? Double == highlight["level"] as? Double && (highlight["level"] as? Double ?? 0) >= 6)
+        }
+        #expect(levels.filter { $0["highlight"] as? Bool == true }.count == highlights.count)
         let shots = try #require(object["shots"] as? [[String: Any]])
         #expect(shots.count >= 5)
     }
@@ -63,6 +75,10 @@ import Testing
         #expect(rows.first == ["kind", "index", "start", "end", "duration", "start_timecode", "end_timecode", "start_frame", "end_frame", "level"])
         let shotRows = rows.filter { $0.first == "shot" }, highlightRows = rows.filter { $0.first == "highlight" }
         #expect(shotRows.count == shots.count && highlightRows.count == highlights.count)
+        // A highlight's level in the csv is the one --json gives it (its entry of the levels).
+        for (row, highlight) in zip(highlightRows, highlights) {
+            #expect(abs((Double(row[9]) ?? -1) - (highlight["level"] ?? -2)) < 0.006, "\(row) \(highlight)")
+        }
         for (row, shot) in zip(shotRows, shots) {
             let start = try #require(shot["start"]), end = try #require(shot["end"])
             #expect(abs((Double(row[2]) ?? -1) - start) < 0.001 && abs((Double(row[3]) ?? -1) - end) < 0.001, "\(row)")

@@ -23,8 +23,8 @@ import Testing
     }
 
     @Test func highlightsFindTheActionAndLevelsRankIt() async throws {
-        let analyzer = VideoAnalyzer()
-        let result = try await analyzer.analyze(Self.storyAsset(), for: HighlightAnalysisRequest()).get()
+        let analysis = try await VideoAnalyzer().analysis(of: Self.storyAsset())
+        let result = try HighlightAnalysisRequest().result(from: analysis)
         let highlights = result.highlights.map { ($0.start.seconds, $0.end.seconds) }
         let overlap = Self.overlap(highlights, Self.action)
         let precision = overlap / max(highlights.map { $0.1 - $0.0 }.reduce(0, +), 1e-9)
@@ -38,8 +38,10 @@ import Testing
         #expect(abs((result.levels.last?.timeRange.end.seconds ?? 0) - 24) < 0.05)
         for (a, b) in zip(result.levels, result.levels.dropFirst()) { #expect(a.timeRange.end == b.timeRange.start) }
         #expect(result.levels.allSatisfy { (0...9).contains($0.level) })
+        // Each highlight is one of the levels; the segments as measured rank the action.
+        #expect(result.highlights.allSatisfy { result.level(of: $0) != nil })
         func meanLevel(_ start: Double, _ end: Double) -> Float {
-            let inside = result.levels.filter { $0.timeRange.start.seconds >= start - 0.01 && $0.timeRange.end.seconds <= end + 0.01 }
+            let inside = analysis.segments.filter { $0.timeRange.start.seconds >= start - 0.01 && $0.timeRange.end.seconds <= end + 0.01 }
             return inside.map(\.level).reduce(0, +) / Float(max(inside.count, 1))
         }
         let black = meanLevel(0, 2), still = meanLevel(2, 6), action = meanLevel(6, 10), secondAction = meanLevel(16, 21)

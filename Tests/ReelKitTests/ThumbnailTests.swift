@@ -41,6 +41,17 @@ import Testing
         #expect(Fixtures.contents(of: directory) == ["thumb.jpg"])
     }
 
+    /// Megamind.avi's clock is 2997 ticks a second: the thumbnail's time is the key frame's,
+    /// exactly (it was rounded to microseconds).
+    @Test func aThumbnailsTimeIsTheKeyFramesExactly() async throws {
+        let source = try FaceFixtures.footage("Megamind.avi")
+        let directory = try Fixtures.scratchDirectory()
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: source))
+        let keyFrame = try KeyFrameAnalysisRequest().result(from: analysis).timestamp
+        let result = try await Thumbnailer().thumbnail(of: source, to: directory.appendingPathComponent("key.jpg"), analysis: analysis)
+        #expect(result.times == [keyFrame] && keyFrame.timescale == 2997, "\(result.times) \(keyFrame)")
+    }
+
     @Test func rotatedSourcesGiveUprightScaledThumbnails() async throws {
         let source = try Fixtures.clip("rotated90.mov")
         let directory = try Fixtures.scratchDirectory()

@@ -65,6 +65,33 @@ public final class Thumbnailer: Sendable {
         return result
     }
 
+    /// The frame on screen at `time` (the key frame when nil) as an image in memory: its
+    /// stored size, upright unless `upright` is false (the display rotation left undone), with
+    /// the frame's exact presentation time (at `time` itself when a frame starts there, as the
+    /// key frame does).
+    public func image(of source: URL, at time: MediaTime? = nil, upright: Bool = true, analysis given: VideoAnalysis? = nil,
+                      progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> FrameImage {
+        let reporter = ProgressReporter(progressHandler)
+        let info = try await Self.probe(source)
+        let seconds: Double
+        if let time {
+            guard time >= .zero, time.seconds < info.duration else {
+                throw .invalidConfiguration(String(format: "time %.3f s is outside the %.3f s video", time.seconds, info.duration))
+            }
+            seconds = time.seconds
+        } else {
+            let analysis = try await analysis(of: source, info: info, given: given, progress: reporter.subrange(from: 0, to: 0.9))
+            seconds = try KeyFrameAnalysisRequest().result(from: analysis).timestamp.seconds
+        }
+        let image = try await BlockingWork.run(flag: CancellationFlag()) { () throws(ReelError) in
+            try translatingFailures(source: source, output: source) { () throws(MediaFailure) in
+                try FrameImage.decode(info, at: seconds, upright: upright)
+            }
+        }
+        reporter.finish()
+        return image
+    }
+
     /// Writes `count` frames as one contact sheet with `columns` columns (about square when
     /// nil), each tile `tileWidth` pixels wide.
     public func contactSheet(of source: URL, frames count: Int, selection: ContactSheetSelection = .evenlySpaced,
@@ -173,9 +200,11 @@ public final class Thumbnailer: Sendable {
             location.discard()
             throw location.naming(error)
         }
-        // Reported on the API's timeline: zero is the file's start.
+        // Reported on the API's timeline: zero is the file's start. A file that starts at zero
+        // keeps its frames' exact times (a zero in microseconds would round a 2997 clock).
         let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)
-        var result = ThumbnailResult(url: output, times: written.times.map { $0 - origin }, width: written.width, height: written.height)
+        let times = info.startTime == 0 ? written.times : written.times.map { $0 - origin }
+        var result = ThumbnailResult(url: output, times: times, width: written.width, height: written.height)
         result.damagedPictures = written.damaged
         return result
     }

@@ -47,8 +47,10 @@ package enum PictureReader {
     }
 
     /// The video frame on screen at `seconds` from the video's start (the last frame starting
-    /// at or before it).
-    package static func frame(of source: MediaInfo, at seconds: Double, maximumSide: Int) throws(MediaFailure) -> RGBPicture {
+    /// at or before it), scaled down to `maximumSide` (`nil`: its stored size), turned by the
+    /// display rotation unless `upright` is false.
+    package static func frame(of source: MediaInfo, at seconds: Double, maximumSide: Int?,
+                              upright: Bool = true) throws(MediaFailure) -> RGBPicture {
         guard let index = source.primaryVideoStreamIndex else { throw .noVideoStream }
         let input = try InputFile.reopen(source, keeping: [index])
         // One thread: a concealed picture is only known by the error it logs (`frameOnScreen`).
@@ -57,22 +59,26 @@ package enum PictureReader {
         let start = source.startTime
         let target = start + seconds
         let (frame, time) = try decoder.frameOnScreen(at: target, in: input, fileStart: start)
-        let converter = PictureConverter(rotation: source.primaryVideo?.video?.rotation ?? 0, maximumSide: maximumSide)
-        return try converter.convert(frame, timeBase: decoder.timeBase, time: time - MediaTime(seconds: start, timescale: 1_000_000))
+        let converter = PictureConverter(rotation: upright ? source.primaryVideo?.video?.rotation ?? 0 : 0, maximumSide: maximumSide)
+        // A file that starts at zero keeps the frame's exact time: subtracting a zero in
+        // microseconds would round a 1001/30000 clock to microseconds.
+        let onTimeline = start == 0 ? time : time - MediaTime(seconds: start, timescale: 1_000_000)
+        return try converter.convert(frame, timeBase: decoder.timeBase, time: onTimeline)
     }
 }
 
 /// Turns decoded frames into upright, scaled packed RGB with one filter graph per geometry.
 final class PictureConverter {
     let rotation: Int
-    let maximumSide: Int
+    /// The longest side a picture keeps (at least 16), or `nil` for the stored size.
+    let maximumSide: Int?
     private var graph: FilterGraph?
     private var geometry: (width: Int32, height: Int32, format: Int32)?
     private let output: Frame?
 
-    init(rotation: Int, maximumSide: Int) {
+    init(rotation: Int, maximumSide: Int?) {
         self.rotation = rotation
-        self.maximumSide = max(maximumSide, 16)
+        self.maximumSide = maximumSide.map { max($0, 16) }
         output = try? Frame()
     }
 
@@ -103,8 +109,9 @@ final class PictureConverter {
     private func makeGraph(for frame: Frame, timeBase: AVRational) throws(MediaFailure) -> FilterGraph {
         var chain: [String] = []
         if rotation % 360 != 0 { chain.append(FilterGraph.rotationFilter(clockwise: rotation)) }
-        let side = maximumSide
-        chain.append("scale=w='if(gt(iw,ih),min(iw,\(side)),-2)':h='if(gt(iw,ih),-2,min(ih,\(side)))':flags=area")
+        if let side = maximumSide {
+            chain.append("scale=w='if(gt(iw,ih),min(iw,\(side)),-2)':h='if(gt(iw,ih),-2,min(ih,\(side)))':flags=area")
+        }
         chain.append("format=rgb24")
         return try FilterGraph(isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: frame, timeBase: timeBase),
                                description: chain.joined(separator: ","), threads: 1)

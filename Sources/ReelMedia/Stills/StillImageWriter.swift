@@ -96,6 +96,14 @@ package enum StillImageWriter {
 
     /// Writes a packed RGB picture as JPEG (`mjpeg`) or PNG (`png`).
     package static func write(_ picture: RGBPicture, encoderName: String, to path: String) throws(MediaFailure) {
+        try write(encoded(picture, encoderName: encoderName), to: path)
+    }
+
+    /// A packed RGB picture as the bytes of a JPEG (`mjpeg`) or PNG (`png`) file.
+    package static func encoded(_ picture: RGBPicture, encoderName: String) throws(MediaFailure) -> Data {
+        guard picture.width > 0, picture.height > 0, picture.pixels.count == picture.width * picture.height * 3 else {
+            throw .failed(.encode, "encode", "a \(picture.width)x\(picture.height) picture needs \(max(picture.width * picture.height * 3, 0)) bytes of RGB, not \(picture.pixels.count)")
+        }
         let frame = try Frame()
         try frame.allocatePicture(width: Int32(picture.width), height: Int32(picture.height),
                                   format: AV_PIX_FMT_RGB24.rawValue, stage: .filter)
@@ -116,11 +124,16 @@ package enum StillImageWriter {
         guard try graph.pull(into: image) == .produced else {
             throw .failed(.filter, "av_buffersink_get_frame", "the filter made no image")
         }
-        try encode(image, encoderName: encoderName, to: path)
+        return try encoded(image, encoderName: encoderName)
     }
 
     /// Encodes one picture as JPEG (best quality scale) or PNG and writes the file.
     private static func encode(_ image: Frame, encoderName: String, to path: String) throws(MediaFailure) {
+        try write(encoded(image, encoderName: encoderName), to: path)
+    }
+
+    /// One picture as JPEG (best quality scale) or PNG bytes.
+    private static func encoded(_ image: Frame, encoderName: String) throws(MediaFailure) -> Data {
         let encoder = try Encoder(image: encoderName, for: image)
         let packet = try Packet()
         var bytes = Data()
@@ -128,6 +141,10 @@ package enum StillImageWriter {
         try encoder.encode(image, into: packet, collect)
         try encoder.encode(nil, into: packet, collect)
         guard !bytes.isEmpty else { throw .failed(.encode, "avcodec_receive_packet", "the image encoder produced nothing") }
+        return bytes
+    }
+
+    private static func write(_ bytes: Data, to path: String) throws(MediaFailure) {
         do {
             try bytes.write(to: URL(fileURLWithPath: path))
         } catch {
