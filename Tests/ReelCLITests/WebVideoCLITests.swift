@@ -104,9 +104,12 @@ import Testing
               return `${src} duration=${video.duration.toFixed(3)} size=${video.videoWidth}x${video.videoHeight} `
                 + `luma=${values.join(',')} ended=${video.ended}`;
             }
+            // A timer pending until the results are written keeps virtual time from running out
+            // while the media threads, which it does not wait for, are still decoding.
+            const keepAlive = setInterval(() => {}, 50);
             (async () => { const lines = []; for (const src of [\(list)]) lines.push(await look(src)); return lines; })().then(
-              lines => { document.getElementById('out').textContent = lines.join('\\n'); },
-              error => { document.getElementById('out').textContent = 'error ' + error; });
+              lines => { document.getElementById('out').textContent = lines.join('\\n'); clearInterval(keepAlive); },
+              error => { document.getElementById('out').textContent = 'error ' + error; clearInterval(keepAlive); });
             </script></body></html>
             """
     }
