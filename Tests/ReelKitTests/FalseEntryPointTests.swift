@@ -50,4 +50,20 @@ import Testing
         let difference = Self.meanDifference(try #require(shown.first), source[125])
         #expect(difference < 6, "the thumbnail differs by \(difference) levels on average")
     }
+
+    /// The analysis decodes in chunks from keyframes: the chunk starting on the false entry
+    /// point was measured on its garbage (a still grey: level 3.5 against 9 for the same moving
+    /// pattern before the flash, and a cut at 4.2 s). It is decoded again from earlier now.
+    @Test func theAnalysisDoesNotMeasureTheGarbage() async throws {
+        var options = VideoAnalyzer.Options()
+        options.decodeWorkers = 2
+        let analysis = try await VideoAnalyzer(options: options).analysis(
+            of: MediaIntelligenceVideoAsset(url: try Fixtures.clip("false_entry.mp4")))
+        let cuts = analysis.boundaries.map(\.time.seconds)
+        #expect(!cuts.contains { $0 > 4.1 && $0 < 12 }, "\(cuts)")
+        let before = analysis.segments.filter { $0.timeRange.end.seconds <= 4 }.map(\.level)
+        let after = analysis.segments.filter { $0.timeRange.start.seconds >= 4.5 }.map(\.level)
+        let spread = (before + after).max().map { top in top - ((before + after).min() ?? top) } ?? 99
+        #expect(!before.isEmpty && !after.isEmpty && spread < 1.5, "before \(before), after \(after)")
+    }
 }
