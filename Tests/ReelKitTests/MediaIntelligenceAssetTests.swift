@@ -4,7 +4,7 @@ import Testing
 
 /// The image and video assets are one generic type under MediaIntelligence's two names: the
 /// spellings Apple's samples use build the same values, and the two stay different types.
-@Suite(.timeLimit(.minutes(1))) struct MediaIntelligenceAssetTests {
+@Suite(.timeLimit(.minutes(5))) struct MediaIntelligenceAssetTests {
     @Test func theSamplesSpellingsBuildTheSameAsset() {
         let url = URL(fileURLWithPath: "/videos/match.mp4")
         let spelled = MediaIntelligenceVideoAsset(id: MediaIntelligenceVideoAsset.ID(url.lastPathComponent), kind: .url(url))
