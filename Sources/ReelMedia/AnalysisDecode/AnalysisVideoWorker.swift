@@ -123,9 +123,7 @@ final class AnalysisVideoWorker {
         used = true
         // A missing reference is concealed without a flag on the frame and only logged (a false
         // entry point): with one decoding thread (several chunks) the log is the decoder's own.
-        let watched = UnsafeMutableRawPointer(decoder.context.pointer)
-        FFmpegLogging.watchErrors(of: watched)
-        defer { FFmpegLogging.unwatch(watched) }
+        decoder.countLoggedErrors()
         decoder.setSkipFrames(skipping.discard)
         let stopsAtNextKeyframe = skipping == .bidirectional
         var result = ChunkChanges()
@@ -152,7 +150,7 @@ final class AnalysisVideoWorker {
             }
             let time = decoder.time(ofTimestamp: pts)
             // A damaged picture (a reference missing or corrupt) must not reach the features.
-            if frame.isDamaged || FFmpegLogging.errors(of: watched) > 0 {
+            if frame.isDamaged || decoder.loggedErrors > 0 {
                 result.damagedFrames += 1
                 return true
             }

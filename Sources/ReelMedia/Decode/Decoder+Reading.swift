@@ -32,10 +32,8 @@ extension Decoder {
         var backoff = 0.0
         // Every frame is decoded here, so frames without timestamps can be counted.
         timesUntimedFrames = true
-        let watched = UnsafeMutableRawPointer(context.pointer)
-        defer { FFmpegLogging.unwatch(watched) }
         while true {
-            FFmpegLogging.watchErrors(of: watched)
+            countLoggedErrors()
             var seekPoint = max(seconds - backoff, fileStart)
             if seekPoint <= fileStart {
                 try input.rewind()
@@ -50,7 +48,7 @@ extension Decoder {
             try forEachFrame(in: input) { frame throws(MediaFailure) in
                 let time = self.time(of: frame) ?? .zero
                 if time.seconds > seconds + 1e-6, best != nil { return false }
-                damaged = frame.isDamaged || FFmpegLogging.errors(of: watched) > 0
+                damaged = frame.isDamaged || self.loggedErrors > 0
                 best = (try frame.movedOut(), time)
                 return time.seconds <= seconds + 1e-6
             }

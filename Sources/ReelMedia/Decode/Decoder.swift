@@ -146,6 +146,21 @@ final class Decoder {
         return true
     }
 
+    /// Starts counting, from 0, the errors this decoder logs: a missing reference is concealed
+    /// with another picture and only logged, the frame not flagged. On one decoding thread the
+    /// log is the decoder's own; frame threads log through copies of it, which are not counted.
+    func countLoggedErrors() {
+        FFmpegLogging.watchErrors(of: UnsafeMutableRawPointer(codecContext))
+    }
+
+    /// The errors logged since `countLoggedErrors()` (0 when not counting).
+    var loggedErrors: Int { FFmpegLogging.errors(of: UnsafeMutableRawPointer(codecContext)) }
+
+    deinit {
+        // Its context's address may be reused by another decoder.
+        FFmpegLogging.unwatch(UnsafeMutableRawPointer(codecContext))
+    }
+
     /// Drops buffered frames after a seek.
     func flushBuffers() {
         avcodec_flush_buffers(codecContext)

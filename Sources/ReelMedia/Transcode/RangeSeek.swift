@@ -79,8 +79,7 @@ struct RangeSeek {
     /// the verdict does not depend on how frame threads interleave.
     private func decodesCleanly(_ read: inout [Packet], upTo seconds: Double) throws(MediaFailure) -> Bool {
         let decoder = try Decoder(input: input, streamIndex: videoStream, threads: 1)
-        FFmpegLogging.watchErrors(of: UnsafeMutableRawPointer(decoder.context.pointer))
-        defer { FFmpegLogging.unwatch(UnsafeMutableRawPointer(decoder.context.pointer)) }
+        decoder.countLoggedErrors()
         let frame = try Frame()
         var verdict: Bool?
         var first = true
@@ -88,7 +87,7 @@ struct RangeSeek {
             try decoder.decode(packet, into: frame) { picture throws(MediaFailure) in
                 guard let time = decoder.time(of: picture)?.seconds else { return true }
                 defer { first = false }
-                if picture.isDamaged || FFmpegLogging.errors(of: UnsafeMutableRawPointer(decoder.context.pointer)) > 0 || (first && time > seconds + 1e-6) {
+                if picture.isDamaged || decoder.loggedErrors > 0 || (first && time > seconds + 1e-6) {
                     verdict = false
                 } else if time >= seconds - 1e-6 {
                     verdict = true
