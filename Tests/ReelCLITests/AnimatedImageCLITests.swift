@@ -107,28 +107,13 @@ import Testing
     @Test func bothLoadAndLoopForeverInChromium() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let made = try await Tool.run("/usr/bin/ffmpeg", [
-            "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=320x180:r=30:d=1", "-f", "lavfi",
-            "-i", "color=c=white:s=320x180:r=30:d=1", "-f", "lavfi", "-i", "sine=d=2", "-filter_complex",
-            "[0][1]concat=n=2:v=1:a=0,format=yuv420p[v]", "-map", "[v]", "-map", "2", "-c:v", "libx264", "-preset", "ultrafast",
-            scratch.path("blink.mp4").path])
-        try #require(made.status == 0, "\(made.stderr)")
+        try await ChromiumPage.makeBlinkClip(in: scratch)
         for name in ["blink.gif", "blink.webp"] {
             let run = try await Reel.run(["compress", "blink.mp4", "-o", name, "-q"], in: scratch.url)
             try #require(run.status == 0, "\(run.stderr)")
         }
         let page = try scratch.write(Self.page, to: "page.html")
-        // Decoding waits on virtual time in headless Chromium: a budget far beyond what the page
-        // needs lets it finish (it returns as soon as the page is idle).
-        // On a loaded machine headless Chromium has dumped the page before its decodes finished
-        // (an empty list in one run of the whole suite, fine alone): up to three tries.
-        var lines = "", results: [String] = []
-        for _ in 0..<3 where results.count < 2 {
-            let dom = try await ReportTests.chromium(["--allow-file-access-from-files", "--virtual-time-budget=100000000",
-                                                      "--dump-dom"], page: page)
-            lines = dom.components(separatedBy: "<pre id=\"out\">").dropFirst().first?.components(separatedBy: "</pre>").first ?? ""
-            results = lines.split(separator: "\n").map(String.init)
-        }
+        let (lines, results) = try await ChromiumPage.results(of: page, expected: 2)
         #expect(results.count == 2, "\(lines)")
         for result in results {
             let fields = Dictionary(uniqueKeysWithValues: result.split(separator: " ").dropFirst().compactMap { field in

@@ -18,12 +18,7 @@ import Testing
     @Test func webMAndAV1MP4PlayToTheirEndInChromium() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let made = try await Tool.run("/usr/bin/ffmpeg", [
-            "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=320x180:r=30:d=1", "-f", "lavfi",
-            "-i", "color=c=white:s=320x180:r=30:d=1", "-f", "lavfi", "-i", "sine=d=2:sample_rate=44100", "-filter_complex",
-            "[0][1]concat=n=2:v=1:a=0,format=yuv420p[v]", "-map", "[v]", "-map", "2", "-c:v", "libx264", "-preset", "ultrafast",
-            scratch.path("blink.mp4").path])
-        try #require(made.status == 0, "\(made.stderr)")
+        try await ChromiumPage.makeBlinkClip(in: scratch, sampleRate: 44100)
         // A WebM with neither codec given gets AV1 and Opus; VP9 is asked for; AV1 in MP4 keeps AAC.
         let outputs: [(name: String, options: [String], codecs: [String])] = [
             ("av1.webm", [], ["av1", "opus"]),
@@ -39,15 +34,7 @@ import Testing
             if output.codecs.contains("opus") { #expect(found.sampleRate == 48_000, "\(output.name): resampled") }
         }
         let page = try scratch.write(Self.page(outputs.map(\.name)), to: "page.html")
-        // As for the GIF and WebP page: a loaded machine has dumped the page before its work
-        // finished, so up to three tries.
-        var results: [String] = []
-        for _ in 0..<3 where results.count < outputs.count {
-            let dom = try await ReportTests.chromium(["--allow-file-access-from-files", "--virtual-time-budget=100000000",
-                                                      "--dump-dom"], page: page)
-            let text = dom.components(separatedBy: "<pre id=\"out\">").dropFirst().first?.components(separatedBy: "</pre>").first ?? ""
-            results = text.split(separator: "\n").map(String.init)
-        }
+        let (_, results) = try await ChromiumPage.results(of: page, expected: outputs.count)
         #expect(results.count == outputs.count, "\(results)")
         for result in results {
             #expect(result.contains("size=320x180"), "\(result)")
