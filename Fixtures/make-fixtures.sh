@@ -24,7 +24,7 @@ ALL=(
   empty.mp4 not_video.mp4 truncated.mp4 audio_only.m4a corrupted.mp4
   story.mp4 keyframe.mp4 sync.mp4 bframes16.mp4 story.ts story.h264 story_mpeg4.mp4 story_hevc.mp4 story.hevc
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts hls_segments.ts
-  damaged_keyframe.mp4 false_entry.mp4
+  damaged_keyframe.mp4 false_entry.mp4 cinematic.mov
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
   sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4
 )
@@ -385,6 +385,22 @@ mk_false_entry_mp4() {
     -c:v libx264 -preset veryfast -pix_fmt yuv420p -threads 2 \
     -x264-params keyint=1000:min-keyint=500:ref=16:bframes=0:scenecut=40 "${BITEXACT[@]}" "$plain"
   python3 "$(dirname "${BASH_SOURCE[0]}")/false_entry_point.py" "$plain" "$1" 103
+  rm -f "$plain"
+}
+
+# The track layout of an iPhone Cinematic video: #0 the picture (HEVC, 640x360, 30 fps, 4 s,
+# keyframe each second), #1 AAC, #2 a disparity map as a second HEVC track (320x180, grey: a
+# bright disc 40 px across moving right 40 px/s from x=80 over a dark ground, not enabled), #3 a
+# timed-metadata track ('mebx': per-frame focus disparity and rectangle, following the disc) that
+# timed_metadata_track.py adds, since the ffmpeg CLI cannot write one.
+mk_cinematic_mov() {
+  local plain="$OUTDIR/.tmp.$$.plain.mov"
+  "${FF[@]}" -f lavfi -i "testsrc2=s=640x360:r=30:d=4" \
+    -f lavfi -i "color=c=black:s=320x180:r=30:d=4,geq=lum='if(lt(hypot(X-80-40*T\,Y-90)\,40)\,220\,40)':cb=128:cr=128,format=yuv420p" \
+    -f lavfi -i "$(mono_tone 4)" -map 0 -map 2 -map 1 -c:v libx265 -preset ultrafast \
+    -x265-params keyint=30:min-keyint=30:scenecut=0:frame-threads=1:pools=1:log-level=error -tag:v hvc1 \
+    "${AAC[@]}" -disposition:v:1 0 "${BITEXACT[@]}" "$plain"
+  python3 "$(dirname "${BASH_SOURCE[0]}")/timed_metadata_track.py" "$plain" "$1" 30 4
   rm -f "$plain"
 }
 

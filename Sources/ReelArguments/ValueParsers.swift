@@ -73,6 +73,15 @@ public enum ValueParsers {
         return result
     }
 
+    /// Parses a stream number as `reel probe` lists them: a whole number from 0, such as `2`.
+    public static func streamNumber(_ text: String, option: String) throws(ArgumentError) -> Int {
+        guard let literal = DecimalLiteral(text), literal.fractionDigits.isEmpty,
+              let value = DecimalLiteral.integer(literal.integerDigits), let result = Int(exactly: value) else {
+            throw .invalidValue(option: option, value: text, reason: "expected a stream number from 0, as reel probe lists them, such as 2")
+        }
+        return result
+    }
+
     /// Parses a number greater than zero: a decimal or a ratio, e.g. `24`, `29.97`, `30000/1001`.
     public static func positiveDouble(
         _ text: String, option: String

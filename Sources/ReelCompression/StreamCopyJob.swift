@@ -30,9 +30,12 @@ struct StreamCopyJob {
         let snapped = Self.snap(requested.map { TimeRange(start: $0.start, end: $0.end) }, to: keyframes, sourceEnd: end)
         let audio = try planner.keptAudioStreams().map(\.index)
         let subtitles = planner.keptSubtitleStreams.map(\.index)
+        let companions = planner.keptCopyCompanions
         let plan = StreamCopyPlan(
             source: info, outputPath: location.temporaryURL.path, formatName: config.fileType.muxerName,
             videoStreamIndex: video.index, audioStreamIndices: audio, subtitleStreamIndices: subtitles,
+            auxiliaryVideoStreamIndices: companions.auxiliaryVideo.map(\.index),
+            timedMetadataStreamIndices: companions.timedMetadata.map(\.index),
             ranges: snapped, keepsMetadata: config.keepsMetadata)
         let copyProgress = progress.phase(from: 0.02, to: 0.97)
         let packets = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
@@ -47,7 +50,7 @@ struct StreamCopyJob {
         statistics.framesEncoded = packets
         func relative(_ range: TimeRange) -> TimeRange { TimeRange(start: range.start - origin, end: range.end - origin) }
         let analytics = CompressionAnalyticsBuilder(
-            source: info, output: output, video: video, droppedTracks: planner.droppedTracks(keeping: Set(audio + subtitles)),
+            source: info, output: output, video: video, droppedTracks: planner.droppedTracks(keeping: Set(audio + subtitles + companions.auxiliaryVideo.map(\.index) + companions.timedMetadata.map(\.index))),
             summary: nil, keptRanges: snapped.map(relative), requestedRanges: requested.map { relative(TimeRange(start: $0.start, end: $0.end)) },
             statistics: statistics, content: nil, processingTime: Date().timeIntervalSince(started)
         ).build()

@@ -38,6 +38,15 @@ extension CompressionPlanner {
         return source.streams.filter { $0.kind == .subtitle && $0.isTextSubtitle == true }
     }
 
+    /// The tracks a lossless cut to `.mov` carries beside the picture and sound: the other video
+    /// tracks (a Cinematic video's disparity track) and QuickTime timed metadata (`mebx`, its
+    /// focus decisions). Other outputs, and re-encodes, leave them out.
+    var keptCopyCompanions: (auxiliaryVideo: [StreamInfo], timedMetadata: [StreamInfo]) {
+        guard config.streamCopy, config.fileType == .mov else { return ([], []) }
+        return (source.streams.filter { $0.role == .auxiliaryVideo },
+                source.streams.filter { $0.kind == .data && $0.codecName == "mebx" })
+    }
+
     /// Every source track the output does not carry, and why.
     func droppedTracks(keeping kept: Set<Int>) -> [DroppedTrack] {
         source.streams.compactMap { stream in
@@ -52,9 +61,12 @@ extension CompressionPlanner {
                 reason = config.audioBitrate <= 0
                     ? "audio disabled (audioBitrate <= 0)"
                     : "another audio track was chosen (audioTracks; reel compress --audio-track N|all)"
-            case .auxiliaryVideo: reason = "auxiliary video track (e.g. depth/disparity or a second angle); only the primary video is encoded"
+            case .auxiliaryVideo:
+                reason = "auxiliary video track (e.g. depth/disparity or a second angle); only the primary video is encoded"
+                    + " (a lossless cut to .mov, --copy, keeps it)"
             case .coverArt: reason = "cover art"
-            case .data: reason = "timed metadata or data track"
+            case .data:
+                reason = stream.codecName == "mebx" ? "timed metadata (a lossless cut to .mov, --copy, keeps it)" : "data track"
             case .subtitle:
                 reason = !config.keepsSubtitles ? "subtitles not kept (keepsSubtitles = false)"
                     : stream.isTextSubtitle == true ? "subtitles not kept"

@@ -36,6 +36,10 @@ struct ThumbnailCommand: ReelCommand {
             "from", valueName: "KIND", help: "Frames of the sheet: even (default) or highlights.")
         static let columns = OptionKey<Int>(
             "columns", valueName: "N", help: "Columns of the sheet (about square by default).", parse: ValueParsers.positiveInteger)
+        static let stream = OptionKey<Int>(
+            "stream", valueName: "N",
+            help: "Picture of video stream N as reel probe lists it (e.g. a Cinematic video's disparity track).",
+            parse: ValueParsers.streamNumber)
         static let everyShot = FlagKey(
             "every-shot", help: "Write one image per shot (its best picture) into the directory -o names.")
     }
@@ -54,16 +58,19 @@ struct ThumbnailCommand: ReelCommand {
                 of the video's dominant look, never a black or transition frame. The picture is \
                 turned upright when the video carries a rotation. --sheet N tiles N frames, evenly \
                 spaced or one per highlight (--from highlights). The format follows the output's \
-                extension (.jpg, .jpeg, .png). Output: IN-thumbnail.jpg or IN-sheet.jpg next to the \
+                extension (.jpg, .jpeg, .png). --stream N takes the picture from another video \
+                stream at the same time, such as the disparity (depth) track of an iPhone Cinematic \
+                video: a map coded in brightness alone comes out grey. Output: IN-thumbnail.jpg or IN-sheet.jpg next to the \
                 input unless -o is given; an existing file is kept unless --overwrite.
                 """,
             examples: [
                 "reel thumbnail holiday.mov",
                 "reel thumbnail holiday.mov --at 12.5 --width 640 -o cover.png",
                 "reel thumbnail match.mp4 --sheet 12 --from highlights -o sheet.jpg",
+                "reel thumbnail cinematic.mov --at 2 --stream 2 -o disparity.png",
             ],
             options: OutputOptions.specs(outputShape)
-                + [Keys.at.spec, Keys.width.spec, Keys.sheet.spec, Keys.from.spec, Keys.columns.spec, Keys.everyShot.spec]
+                + [Keys.at.spec, Keys.width.spec, Keys.sheet.spec, Keys.from.spec, Keys.columns.spec, Keys.stream.spec, Keys.everyShot.spec]
                 + AnalysisOptions.specs(.savedAnalysis) + ConsoleOptions.specs(.standard),
             positionals: [PositionalSpec(name: "INPUT", help: "The video.")])
     }
@@ -82,6 +89,8 @@ struct ThumbnailCommand: ReelCommand {
     let sheetOfHighlights: Bool
     /// `--every-shot`.
     let everyShot: Bool
+    /// `--stream` (nil: the primary video).
+    let stream: Int?
     let output: OutputOptions
     let analysis: AnalysisOptions
     let console: ConsoleOptions
@@ -97,6 +106,7 @@ struct ThumbnailCommand: ReelCommand {
             sheetOfHighlights = try arguments.value(Keys.from) == .highlights
             columns = try arguments.value(Keys.columns)
             everyShot = try arguments.isSet(Keys.everyShot)
+            stream = try arguments.value(Keys.stream)
             analysis = try AnalysisOptions(arguments, .savedAnalysis)
             console = try ConsoleOptions(arguments, .standard)
         } catch {
@@ -106,8 +116,8 @@ struct ThumbnailCommand: ReelCommand {
         if sheet != nil && time != nil {
             throw .usage("give either --sheet or --at, not both")
         }
-        if everyShot, sheet != nil || time != nil || output.path == nil {
-            throw .usage("--every-shot takes a directory (-o DIR) and neither --sheet nor --at")
+        if everyShot, sheet != nil || time != nil || stream != nil || output.path == nil {
+            throw .usage("--every-shot takes a directory (-o DIR) and none of --sheet, --at and --stream")
         }
     }
 
@@ -135,11 +145,11 @@ struct ThumbnailCommand: ReelCommand {
                 let selection: ContactSheetSelection = sheetOfHighlights ? .highlights : .evenlySpaced
                 result = try await Thumbnailer().contactSheet(
                     of: input.url, frames: sheet, selection: selection, columns: columns, tileWidth: width ?? 320, to: image,
-                    analysis: analysis.saved, progressHandler: progress)
+                    analysis: analysis.saved, stream: stream, progressHandler: progress)
             } else {
                 result = try await Thumbnailer().thumbnail(
                     of: input.url, at: time.map { MediaTime(value: $0.value, timescale: $0.timescale) }, width: width, to: image,
-                    analysis: analysis.saved, progressHandler: progress)
+                    analysis: analysis.saved, stream: stream, progressHandler: progress)
             }
         } catch .cancelled {
             let signal = signals.receivedSignal ?? SIGINT

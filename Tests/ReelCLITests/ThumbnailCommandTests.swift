@@ -97,4 +97,32 @@ import Testing
         #expect(!quiet.contains("thumbnail clip.mp4: ") && !quiet.contains("%"), "\(quiet)")
         #expect(quiet.contains("clip.mp4 -> quiet.jpg (320x180"), "\(quiet)")
     }
+
+    /// `--stream N`: the disparity track of a file laid out as an iPhone Cinematic video (see
+    /// Fixtures/make-fixtures.sh, cinematic.mov), in grey; a stream that is not video is refused
+    /// by number, listing the video streams. `--copy` to .mov keeps the track for it.
+    @Test func streamTakesThePictureOfTheDisparityTrack() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let made = try await Tool.run(root.appendingPathComponent("Fixtures/make-fixtures.sh").path, [scratch.url.path, "cinematic.mov"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let run = try await Reel.run(["thumbnail", "cinematic.mov", "--at", "1.5", "--stream", "2", "-o", "disparity.png", "--json"],
+                                     in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try run.jsonObject()["width"] as? Int == 320)
+        // The disc's centre is at x=140 at 1.5 s: bright at 140, dark at 40 and 240.
+        let disc = try ImageLuma.range(scratch.path("disparity.png"), x: 130, y: 85, width: 20, height: 10)
+        let ground = try ImageLuma.range(scratch.path("disparity.png"), x: 20, y: 85, width: 40, height: 10)
+        #expect(disc.darkest > 180 && ground.brightest < 70, "disc \(disc), ground \(ground)")
+        let data = try await Reel.run(["thumbnail", "cinematic.mov", "--stream", "3", "-o", "data.png"], in: scratch.url)
+        #expect(data.status == 1 && data.stderr.contains("stream 3 is not a video stream") && data.stderr.contains("#0, #2"), "\(data.stderr)")
+        let cut = try await Reel.run(["compress", "cinematic.mov", "--copy", "--start", "1", "--end", "3", "-o", "cut.mov", "-q"],
+                                     in: scratch.url)
+        #expect(cut.status == 0, "\(cut.stderr)")
+        let again = try await Reel.run(["thumbnail", "cut.mov", "--at", "0.5", "--stream", "2", "-o", "cut.png"], in: scratch.url)
+        #expect(again.status == 0, "\(again.stderr)")
+        let moved = try ImageLuma.range(scratch.path("cut.png"), x: 130, y: 85, width: 20, height: 10)
+        #expect(moved.darkest > 180, "the cut's disparity at 0.5 s is the source's at 1.5 s: \(moved)")
+    }
 }

@@ -41,13 +41,16 @@ public final class Thumbnailer: Sendable {
     }
 
     /// Writes the frame on screen at `time` (the key frame when nil), `width` pixels wide
-    /// (the picture's own width when nil), to `output` (`.jpg`, `.jpeg` or `.png`).
+    /// (the picture's own width when nil), to `output` (`.jpg`, `.jpeg` or `.png`). `stream`
+    /// takes the picture from another video stream (its index as `MediaInfo.streams` lists it,
+    /// such as a Cinematic video's disparity track) at that time; a non-video stream is a typed error.
     public func thumbnail(of source: URL, at time: MediaTime? = nil, width: Int? = nil, to output: URL,
-                          analysis given: VideoAnalysis? = nil,
+                          analysis given: VideoAnalysis? = nil, stream: Int? = nil,
                           progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> ThumbnailResult {
         let reporter = ProgressReporter(progressHandler)
         try OutputLocation.check(for: source, finalURL: output)
         let info = try await Self.probe(source)
+        try Self.requireVideoStream(stream, of: info)
         let seconds: Double
         if let time {
             guard time >= .zero, time.seconds < info.duration else {
@@ -60,19 +63,32 @@ public final class Thumbnailer: Sendable {
             // on the file's clock.
             seconds = try KeyFrameAnalysisRequest().result(from: analysis).timestamp.seconds + info.startTime
         }
-        let result = try await write(source: source, info: info, times: [seconds], columns: nil, width: width, output: output)
+        let result = try await write(source: source, info: info, times: [seconds], columns: nil, width: width, output: output,
+                                     stream: stream)
         reporter.finish()
         return result
+    }
+
+    /// A typed error unless `stream` (when given) is one of `info`'s video streams, as `reel
+    /// probe` numbers them; the error lists the ones there are.
+    static func requireVideoStream(_ stream: Int?, of info: MediaInfo) throws(ReelError) {
+        guard let stream else { return }
+        let videos = info.streams.filter { $0.kind == .video && $0.role != .coverArt }
+        guard !videos.contains(where: { $0.index == stream }) else { return }
+        let list = videos.map { "#\($0.index)" }.joined(separator: ", ")
+        throw .invalidConfiguration("stream \(stream) is not a video stream of \(info.url.lastPathComponent); its video streams are \(list)",
+                                    file: info.url)
     }
 
     /// The frame on screen at `time` (the key frame when nil) as an image in memory: its
     /// stored size, upright unless `upright` is false (the display rotation left undone), with
     /// the frame's exact presentation time (at `time` itself when a frame starts there, as the
-    /// key frame does).
+    /// key frame does). `stream` takes the picture from another video stream, as `thumbnail`.
     public func image(of source: URL, at time: MediaTime? = nil, upright: Bool = true, analysis given: VideoAnalysis? = nil,
-                      progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> FrameImage {
+                      stream: Int? = nil, progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> FrameImage {
         let reporter = ProgressReporter(progressHandler)
         let info = try await Self.probe(source)
+        try Self.requireVideoStream(stream, of: info)
         let seconds: Double
         if let time {
             guard time >= .zero, time.seconds < info.duration else {
@@ -85,7 +101,7 @@ public final class Thumbnailer: Sendable {
         }
         let image = try await BlockingWork.run(flag: CancellationFlag()) { () throws(ReelError) in
             try translatingFailures(source: source, output: source) { () throws(MediaFailure) in
-                try FrameImage.decode(info, at: seconds, upright: upright)
+                try FrameImage.decode(info, at: seconds, upright: upright, stream: stream)
             }
         }
         reporter.finish()
@@ -96,12 +112,13 @@ public final class Thumbnailer: Sendable {
     /// nil), each tile `tileWidth` pixels wide.
     public func contactSheet(of source: URL, frames count: Int, selection: ContactSheetSelection = .evenlySpaced,
                              columns: Int? = nil, tileWidth: Int = 320, to output: URL, analysis given: VideoAnalysis? = nil,
-                             progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> ThumbnailResult {
+                             stream: Int? = nil, progressHandler: (@Sendable (Double) -> Void)? = nil) async throws(ReelError) -> ThumbnailResult {
         let reporter = ProgressReporter(progressHandler)
         guard (1...100).contains(count) else { throw .invalidConfiguration("a contact sheet has 1 to 100 frames, not \(count)") }
         guard tileWidth >= 16 else { throw .invalidConfiguration("tile width must be at least 16 pixels") }
         try OutputLocation.check(for: source, finalURL: output)
         let info = try await Self.probe(source)
+        try Self.requireVideoStream(stream, of: info)
         var times: [Double]
         var shortfall: String?
         switch selection {
@@ -119,7 +136,8 @@ public final class Thumbnailer: Sendable {
         }
         times.sort()
         let layout = columns ?? max(1, Int(Double(times.count).squareRoot().rounded(.up)))
-        var result = try await write(source: source, info: info, times: times, columns: layout, width: tileWidth, output: output)
+        var result = try await write(source: source, info: info, times: times, columns: layout, width: tileWidth, output: output,
+                                     stream: stream)
         result.shortfall = shortfall
         reporter.finish()
         return result
@@ -177,7 +195,7 @@ public final class Thumbnailer: Sendable {
     }
 
     private func write(source: URL, info: MediaInfo, times: [Double], columns: Int?, width: Int?,
-                       output: URL) async throws(ReelError) -> ThumbnailResult {
+                       output: URL, stream: Int? = nil) async throws(ReelError) -> ThumbnailResult {
         if let width, width < 16 { throw .invalidConfiguration("width must be at least 16 pixels") }
         let encoder: String
         switch output.pathExtension.lowercased() {
@@ -188,7 +206,8 @@ public final class Thumbnailer: Sendable {
         let location = try OutputLocation.resolve(for: source, finalURL: output)
         let plan = StillImagePlan(
             source: info, outputPath: location.temporaryURL.path, times: times, columns: columns, width: width,
-            rotation: info.primaryVideo?.video?.rotation ?? 0, encoderName: encoder)
+            rotation: (stream.flatMap { index in info.streams.first { $0.index == index } } ?? info.primaryVideo)?.video?.rotation ?? 0,
+            encoderName: encoder, streamIndex: stream)
         let flag = CancellationFlag()
         let written: (times: [MediaTime], width: Int, height: Int, damaged: Int)
         do throws(ReelError) {

@@ -12,6 +12,12 @@ package struct StreamCopyPlan: Sendable {
     var audioStreamIndices: [Int]
     /// The text subtitle streams to carry as `mov_text` (re-encoded: text loses nothing).
     var subtitleStreamIndices: [Int]
+    /// Other video streams copied beside the main one (a Cinematic video's disparity track),
+    /// each cut at its own keyframes within the same ranges.
+    var auxiliaryVideoStreamIndices: [Int]
+    /// QuickTime timed-metadata streams (`mebx`) written again with their sample descriptions
+    /// and track references (MOV outputs only: FFmpeg's muxer cannot write them).
+    var timedMetadataStreamIndices: [Int]
     /// Source ranges, already snapped to keyframes, in output order.
     var ranges: [TimeRange]
     /// Whether the source's container and stream tags go into the output.
@@ -25,9 +31,13 @@ package struct StreamCopyPlan: Sendable {
         videoStreamIndex: Int,
         audioStreamIndices: [Int],
         subtitleStreamIndices: [Int] = [],
+        auxiliaryVideoStreamIndices: [Int] = [],
+        timedMetadataStreamIndices: [Int] = [],
         ranges: [TimeRange],
         keepsMetadata: Bool = true
     ) {
+        self.auxiliaryVideoStreamIndices = auxiliaryVideoStreamIndices
+        self.timedMetadataStreamIndices = timedMetadataStreamIndices
         self.keepsMetadata = keepsMetadata
         self.source = source
         self.outputPath = outputPath
@@ -80,7 +90,10 @@ package struct StreamCopier {
         // (VP9's profile and bit depth for MP4's vpcC box, say): this reader probes.
         let input = try InputFile(url: plan.source.url)
         input.readsForwardOnly = plan.source.layout?.timestampsJump ?? false
-        let sources = [plan.videoStreamIndex] + plan.audioStreamIndices
+        let videos = Set([plan.videoStreamIndex] + plan.auxiliaryVideoStreamIndices)
+        let muxed = [plan.videoStreamIndex] + plan.audioStreamIndices + plan.auxiliaryVideoStreamIndices
+        let sources = muxed + plan.timedMetadataStreamIndices
+        var metadata = try timedMetadataCopies(of: input)
         let subtitles = try plan.subtitleStreamIndices.map { index throws(MediaFailure) in
             try SubtitleTrack(source: plan.source, streamIndex: index, formatName: plan.formatName)
         }
@@ -88,14 +101,15 @@ package struct StreamCopier {
         let reader = try CopyPacketReader(input: input, streams: sources)
         let output = try OutputFile(path: plan.outputPath, formatName: plan.formatName)
         var outputIndex: [Int: Int] = [:]
-        for index in sources {
+        for index in muxed {
             guard let stream = input.stream(index) else { continue }
             outputIndex[index] = try output.addStream(copying: stream, parameters: reader.parameters(ofStream: index))
             if plan.keepsMetadata, let added = outputIndex[index] { output.copyStreamMetadata(from: stream, to: added) }
         }
         for track in subtitles { try track.addStream(to: output, keepingTags: plan.keepsMetadata) }
         if plan.keepsMetadata { output.copyMetadata(from: input) }
-        try output.writeHeader(fastStart: true)
+        // With metadata tracks to add the file is rewritten as a fast-start one afterwards.
+        try output.writeHeader(fastStart: metadata.isEmpty)
         let total = max(plan.ranges.map(\.duration.seconds).reduce(0, +), 0.001)
         var offset = 0.0
         var lastDts: [Int: Int64] = [:]
@@ -108,24 +122,35 @@ package struct StreamCopier {
                                outputOffset: offset, outputEnd: nil)
                 try track.writeScheduled(to: output)
             }
-            var finished: Set<Int> = []
+            var finished: Set<Int> = [], opened: Set<Int> = []
             while finished.count < sources.count, let packet = try reader.read() {
                 if shouldCancel() { throw .cancelled }
                 let index = packet.streamIndex
-                guard let target = outputIndex[index], !finished.contains(index),
+                guard outputIndex[index] != nil || metadata[index] != nil, !finished.contains(index),
                       let stream = input.stream(index) else { continue }
                 let timeBase = stream.pointee.time_base
                 // Without a presentation time (AVI keeps decode times only), the decode time.
                 guard let ticks = packet.presentationTimestamp else { continue }
                 let pts = Double(ticks) * av_q2d(timeBase)
-                let isVideo = index == plan.videoStreamIndex
+                let isVideo = videos.contains(index)
                 // A range ends where the next kept GOP begins (video) or at its end time (audio).
                 if pts >= end - 1e-6 && (!isVideo || packet.isKeyframe) {
                     finished.insert(index)
                     continue
                 }
                 if pts < start - 1e-6 { continue }
+                // Another video stream whose keyframes differ from the main one's starts the
+                // range at its own first keyframe in it.
+                if isVideo, index != plan.videoStreamIndex, !opened.contains(index) {
+                    guard packet.isKeyframe else { continue }
+                    opened.insert(index)
+                }
                 let shift = av_rescale_q(Int64(((offset - start) * 1_000_000).rounded()), av_make_q(1, 1_000_000), timeBase)
+                if metadata[index] != nil {
+                    metadata[index]?.append(packet, time: ticks + shift, timeBase: timeBase)
+                    continue
+                }
+                guard let target = outputIndex[index] else { continue }
                 packet.pts = ticks + shift
                 if let decodeTime = packet.dts {
                     var dts = decodeTime + shift
@@ -137,7 +162,7 @@ package struct StreamCopier {
                     lastDts[index] = dts
                 }
                 packet.position = -1
-                if isVideo {
+                if index == plan.videoStreamIndex {
                     videoPackets += 1
                     progress(min((offset + pts - start) / total, 1))
                 }
@@ -146,6 +171,34 @@ package struct StreamCopier {
             offset += end - start
         }
         try output.finish()
+        if !metadata.isEmpty {
+            // FFmpeg's MOV muxer numbers its tracks from 1 in stream order.
+            var trackIDs: [UInt32: UInt32] = [:]
+            for (index, target) in outputIndex {
+                if let id = input.stream(index)?.pointee.id { trackIDs[UInt32(id)] = UInt32(target + 1) }
+            }
+            try QuickTimeTrackAppender(path: plan.outputPath, tracks: plan.timedMetadataStreamIndices.compactMap { metadata[$0]?.copy },
+                                       outputTrackID: { trackIDs[$0] }).run()
+        }
         return videoPackets
+    }
+
+    /// The timed-metadata streams to copy, each with its track as the source file describes it.
+    private func timedMetadataCopies(of input: InputFile) throws(MediaFailure) -> [Int: TimedMetadataCollector] {
+        let indices = plan.timedMetadataStreamIndices
+        guard !indices.isEmpty else { return [:] }
+        let ids = indices.map { UInt32(input.stream($0)?.pointee.id ?? 0) }
+        let tracks = try TimedMetadataTrackSource.read(from: plan.source.url, trackIDs: ids)
+        return Dictionary(uniqueKeysWithValues: zip(indices, tracks.map { TimedMetadataCollector(copy: TimedMetadataTrackCopy(source: $0)) }))
+    }
+}
+
+/// Gathers one timed-metadata stream's packets as samples of its track's media clock.
+struct TimedMetadataCollector {
+    var copy: TimedMetadataTrackCopy
+
+    mutating func append(_ packet: Packet, time: Int64, timeBase: AVRational) {
+        let media = av_make_q(1, Int32(clamping: copy.source.timescale))
+        copy.samples.append((av_rescale_q(time, timeBase, media), av_rescale_q(packet.duration, timeBase, media), Array(packet.bytes)))
     }
 }

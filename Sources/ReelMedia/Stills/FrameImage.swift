@@ -72,8 +72,9 @@ public struct FrameImage: Sendable, Equatable {
 
 extension FrameImage {
     /// The frame of `source` on screen at `seconds` on the API's timeline (the last one shown at
-    /// or before it), decoded at its stored size, upright unless `upright` is false.
-    package static func decode(_ source: MediaInfo, at seconds: Double, upright: Bool) throws(MediaFailure) -> FrameImage {
-        FrameImage(try PictureReader.frame(of: source, at: seconds, maximumSide: nil, upright: upright), source: source.url)
+    /// or before it), decoded at its stored size, upright unless `upright` is false; from video
+    /// stream `stream` when given.
+    package static func decode(_ source: MediaInfo, at seconds: Double, upright: Bool, stream: Int? = nil) throws(MediaFailure) -> FrameImage {
+        FrameImage(try PictureReader.frame(of: source, at: seconds, maximumSide: nil, upright: upright, stream: stream), source: source.url)
     }
 }

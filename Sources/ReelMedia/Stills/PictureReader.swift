@@ -48,10 +48,10 @@ package enum PictureReader {
 
     /// The video frame on screen at `seconds` from the video's start (the last frame starting
     /// at or before it), scaled down to `maximumSide` (`nil`: its stored size), turned by the
-    /// display rotation unless `upright` is false.
+    /// display rotation unless `upright` is false; from video stream `stream` when given.
     package static func frame(of source: MediaInfo, at seconds: Double, maximumSide: Int?,
-                              upright: Bool = true) throws(MediaFailure) -> RGBPicture {
-        guard let index = source.primaryVideoStreamIndex else { throw .noVideoStream }
+                              upright: Bool = true, stream: Int? = nil) throws(MediaFailure) -> RGBPicture {
+        guard let index = stream ?? source.primaryVideoStreamIndex else { throw .noVideoStream }
         let input = try InputFile.reopen(source, keeping: [index])
         // One thread: a concealed picture is only known by the error it logs (`frameOnScreen`).
         let decoder = try Decoder(input: input, streamIndex: index, threads: 1)
@@ -59,7 +59,8 @@ package enum PictureReader {
         let start = source.startTime
         let target = start + seconds
         let (frame, time) = try decoder.frameOnScreen(at: target, in: input, fileStart: start)
-        let converter = PictureConverter(rotation: upright ? source.primaryVideo?.video?.rotation ?? 0 : 0, maximumSide: maximumSide)
+        let rotation = source.streams.first { $0.index == index }?.video?.rotation ?? 0
+        let converter = PictureConverter(rotation: upright ? rotation : 0, maximumSide: maximumSide)
         // A file that starts at zero keeps the frame's exact time: subtracting a zero in
         // microseconds would round a 1001/30000 clock to microseconds.
         let onTimeline = start == 0 ? time : time - MediaTime(seconds: start, timescale: 1_000_000)

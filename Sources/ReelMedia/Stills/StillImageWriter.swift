@@ -16,6 +16,9 @@ package struct StillImagePlan: Sendable {
     var rotation: Int
     /// `mjpeg` or `png`.
     var encoderName: String
+    /// The video stream the pictures come from (nil: the primary one), e.g. a Cinematic
+    /// video's disparity track.
+    var streamIndex: Int?
 
     /// Creates the value from every field.
     package init(
@@ -25,8 +28,10 @@ package struct StillImagePlan: Sendable {
         columns: Int?,
         width: Int?,
         rotation: Int,
-        encoderName: String
+        encoderName: String,
+        streamIndex: Int? = nil
     ) {
+        self.streamIndex = streamIndex
         self.source = source
         self.outputPath = outputPath
         self.times = times
@@ -44,7 +49,7 @@ package enum StillImageWriter {
     /// many of its pictures the decoder could only conceal (damaged even when decoded from the
     /// file's start).
     package static func write(_ plan: StillImagePlan) throws(MediaFailure) -> (times: [MediaTime], width: Int, height: Int, damaged: Int) {
-        guard let index = plan.source.primaryVideoStreamIndex else { throw .noVideoStream }
+        guard let index = plan.streamIndex ?? plan.source.primaryVideoStreamIndex else { throw .noVideoStream }
         let input = try InputFile.reopen(plan.source, keeping: [index])
         // One thread: a still decodes a few frames from a keyframe, where frame threads only add
         // latency, and FFmpeg flags concealed pictures reliably only without them.
