@@ -9,18 +9,17 @@ package enum JoinLooks {
     /// 15-25 s apart 0.012-0.018.
     static let sameFraming = 0.035
 
-    /// Whether most joins between consecutive `ranges` (in output order) join two pictures of
-    /// the same framing, judged from the analysis's samples next to each side of the join. The
-    /// transcode has one transition for all joins, so a reel of many scene changes with one
-    /// jump among them keeps its cuts.
-    package static func hasJumpCuts(_ ranges: [TimeRange], in analysis: VideoAnalysis) -> Bool {
-        let joins = zip(ranges, ranges.dropFirst()).compactMap { before, after -> Bool? in
+    /// For each join between consecutive `ranges` (in output order), whether it joins two
+    /// pictures of the same framing, judged from the analysis's samples next to each side of
+    /// the join (false where a side has no sample). A reel dissolves those joins and cuts the
+    /// others: a scene change stays a cut beside a jump that dissolves.
+    package static func jumpCuts(_ ranges: [TimeRange], in analysis: VideoAnalysis) -> [Bool] {
+        zip(ranges, ranges.dropFirst()).map { before, after in
             guard let last = analysis.samples.last(where: { $0.time < before.end && $0.time >= before.start }),
                   let first = analysis.samples.first(where: { $0.time >= after.start && $0.time < after.end }) else {
-                return nil
+                return false
             }
             return PictureMeasurer.difference(last.signature, first.signature) < sameFraming
         }
-        return !joins.isEmpty && 2 * joins.filter { $0 }.count > joins.count
     }
 }

@@ -94,6 +94,7 @@ extension CompressionPlan {
                 if let crossfade = trim.joinCrossfade, planner.config.crossfadeDuration == 0, config.targetQuality == nil,
                    trim.ranges.allSatisfy({ $0.duration.seconds >= 2 * crossfade }) {
                     planner.config.crossfadeDuration = crossfade
+                    planner.cutJoins = trim.cutJoins
                 }
             }
         }

@@ -13,6 +13,9 @@ struct CompressionPlanner {
     /// Whether a requested bit rate above what the source spends is lowered (off for a target
     /// size, whose budget decides the rate).
     var clampsToSource = true
+    /// Joins that cut although `config.crossfadeDuration` is set, numbered by the range before
+    /// them: a reel dissolves only the joins that would be jump cuts (`PlannedTrim.cutJoins`).
+    var cutJoins: Set<Int> = []
     /// Each audio track's loudness change, by source stream index, once `LoudnessNormalization`
     /// has measured the kept sound (empty: none).
     var loudness: [Int: LoudnessAdjustment] = [:]
@@ -121,6 +124,7 @@ struct CompressionPlanner {
             targetFrameRate: reduces ? target : nil, keepsMetadata: config.keepsMetadata)
         plan.framing = framingPlan
         plan.edgeFade = config.edgeFadeDuration ?? 0
+        plan.cutJoins = cutJoins
         let summary = EncodingSummary(
             constantRateFactor: animated ? nil : rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
             keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter,

@@ -40,6 +40,7 @@ struct TargetQualityJob {
         tuned.contentAwareOptimization = false
         var tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer)
         tunedPlanner.loudness = planner.loudness
+        tunedPlanner.cutJoins = planner.cutJoins
         let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
         guard let videoIndex = source.primaryVideoStreamIndex else { throw .missingVideoTrack(url) }
         let segments = Self.segments(of: ranges, shotStarts: shotStarts.map { $0 + source.startTime })

@@ -51,6 +51,7 @@ struct TargetSizeJob {
         // asked, 116 kb/s given, 25% under the target).
         var tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer, clampsToSource: false)
         tunedPlanner.loudness = planner.loudness
+        tunedPlanner.cutJoins = planner.cutJoins
         let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
         var bitrate = Double(decision.plan.averageVideoBitRate ?? tuned.videoBitrate)
         let fixedBytes = budget.audioBytes + budget.containerBytes(frameRate: frameRate)
@@ -193,6 +194,7 @@ struct TargetSizeJob {
         presetConfig.targetFileSize = nil
         var presetPlanner = CompressionPlanner(source: planner.source, config: presetConfig, reducer: planner.reducer)
         presetPlanner.loudness = planner.loudness
+        presetPlanner.cutJoins = planner.cutJoins
         let result = try CompressionJob.encode(planner: presetPlanner, ranges: ranges, location: location, progress: progress,
                                                flag: flag, started: started, committing: false)
         let size = FileSize.of(location.temporaryURL)
@@ -213,7 +215,10 @@ struct TargetSizeJob {
     private var outputDuration: Double {
         let lengths = ranges.map { ($0.end - $0.start).seconds }
         let fade = planner.config.crossfadeDuration
-        let joins = zip(lengths, lengths.dropFirst()).filter { fade > 0 && $0.0 > 2 * fade }.count
+        let joins = lengths.indices.filter { position in
+            TranscodePlan.dissolves(afterRange: position, of: lengths.count, duration: lengths[position], crossfade: fade,
+                                    cutJoins: planner.cutJoins)
+        }.count
         return lengths.reduce(0, +) - Double(joins) * fade
     }
 

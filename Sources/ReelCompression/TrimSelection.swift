@@ -71,6 +71,9 @@ public struct PlannedTrim: Sendable {
     /// Seconds of crossfade the joins want when the configuration asks for none (joins that
     /// would be jump cuts on a fixed camera dissolve instead); `nil` cuts.
     public var joinCrossfade: Double?
+    /// The joins that cut all the same, each numbered by the range before it (0: the join
+    /// between the first and second ranges); empty: every join dissolves.
+    public var cutJoins: Set<Int>
     /// Seconds of fade from black and silence at the output's edges the planner asks for (a
     /// highlight reel's), used where `CompressionConfig.edgeFadeDuration` is `nil`.
     public var edgeFadeDuration: Double?
@@ -80,8 +83,10 @@ public struct PlannedTrim: Sendable {
 
     /// Creates a planned trim.
     public init(ranges: [TimeRange], basis: (any TrimBasis)? = nil, focus: [FramingFocus] = [],
-                joinCrossfade: Double? = nil, edgeFadeDuration: Double? = nil, loudness: LoudnessTarget? = nil) {
+                joinCrossfade: Double? = nil, cutJoins: Set<Int> = [], edgeFadeDuration: Double? = nil,
+                loudness: LoudnessTarget? = nil) {
         self.ranges = ranges
+        self.cutJoins = cutJoins
         self.basis = basis
         self.focus = focus
         self.joinCrossfade = joinCrossfade

@@ -96,4 +96,41 @@ extension ReelTests {
         #expect(distance(try FrameProbe.frame(of: result.url, at: 0.3), try FrameProbe.frame(of: source, at: 0.3)) < 0.02)
         #expect(distance(try FrameProbe.frame(of: result.url, at: 1.4), try FrameProbe.frame(of: source, at: 2.7)) < 0.02)
     }
+
+    /// A planner's ranges with a crossfade and the joins that cut all the same.
+    struct JoinPlanner: TrimPlanner, Equatable {
+        var kept: [TimeRange]
+        var crossfade: Double
+        var cutJoins: Set<Int>
+        var progressShare: Double { 0 }
+        var maximumDuration: Double? { nil }
+        func ranges(of source: MediaInfo, progressHandler: @escaping @Sendable (Double) -> Void) async throws(ReelError) -> [TimeRange] {
+            kept
+        }
+        func plan(of source: MediaInfo, progressHandler: @escaping @Sendable (Double) -> Void) async throws(ReelError) -> PlannedTrim {
+            PlannedTrim(ranges: kept, joinCrossfade: crossfade, cutJoins: cutJoins)
+        }
+    }
+
+    /// A reel dissolves only the joins that would be jump cuts: here the first join dissolves
+    /// and the second (numbered 1) cuts, so the output loses one crossfade, the first join is a
+    /// mix of both sides, and the second goes from one range's last picture to the next's first.
+    @Test func onlyTheJoinsAskedForDissolve() async throws {
+        let source = try Fixtures.clip("cfr_audio.mp4")
+        let kept = [Self.range(0, 0.9), Self.range(1, 1.9), Self.range(2, 2.9)]
+        let (result, output, _) = try await Harness.compress("cfr_audio.mp4") {
+            $0.trim = .planned(JoinPlanner(kept: kept, crossfade: 0.3, cutJoins: [1]))
+        }
+        #expect(abs((output.primaryVideo?.duration ?? 0) - 2.4) < 1.5 / 30, "\(output.primaryVideo?.duration ?? 0)")
+        #expect(abs((output.primaryAudio?.duration ?? 0) - 2.4) < 0.05)
+        func distance(_ a: [Float], _ b: [Float]) -> Float { zip(a, b).map { abs($0 - $1) }.reduce(0, +) / Float(a.count) }
+        let mixed = try FrameProbe.frame(of: result.url, at: 0.75)
+        let half = zip(try FrameProbe.frame(of: source, at: 0.75), try FrameProbe.frame(of: source, at: 1.15)).map { ($0 + $1) / 2 }
+        #expect(distance(mixed, half) < 0.03, "the first join dissolves")
+        // The second range runs 0.6-1.5 s on the output; the third starts at 1.5 s with a cut.
+        #expect(distance(try FrameProbe.frame(of: result.url, at: 1.45), try FrameProbe.frame(of: source, at: 1.85)) < 0.02)
+        #expect(distance(try FrameProbe.frame(of: result.url, at: 1.55), try FrameProbe.frame(of: source, at: 2.05)) < 0.02,
+                "the second join cuts")
+    }
 }
+

@@ -117,9 +117,10 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
                 + "\(options.minimumLevel ?? HighlightEditing.defaultLevel) or above (nothing in it stands out); "
                 + "give a budget (--max-duration) or a lower --min-level")
         }
-        // On a fixed camera, people would jump in place at each join: the joins dissolve.
-        return PlannedTrim(ranges: ranges, basis: analysis,
-                           joinCrossfade: JoinLooks.hasJumpCuts(ranges, in: analysis) ? Self.jumpCutDissolve : nil,
+        // On a fixed camera, people would jump in place at a join: those joins dissolve, the others cut.
+        let jumps = JoinLooks.jumpCuts(ranges, in: analysis)
+        return PlannedTrim(ranges: ranges, basis: analysis, joinCrossfade: jumps.contains(true) ? Self.jumpCutDissolve : nil,
+                           cutJoins: Set(jumps.indices.filter { !jumps[$0] }),
                            edgeFadeDuration: options.edgeFadeDuration, loudness: options.loudness)
     }
 

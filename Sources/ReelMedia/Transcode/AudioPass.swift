@@ -30,7 +30,7 @@ struct AudioPass {
         var blends = false
         for (position, range) in plan.ranges.enumerated() {
             let duration = (range.end - range.start).seconds
-            let crossfades = position < plan.ranges.count - 1 && plan.crossfade > 0 && duration > 2 * plan.crossfade
+            let crossfades = plan.dissolves(afterRange: position, duration: duration)
             let tail = crossfades ? offset + duration - plan.crossfade : nil
             result.append(Placement(offset: offset, pictureTailStart: tail, pictureBlendsIn: blends))
             offset = tail ?? offset + duration

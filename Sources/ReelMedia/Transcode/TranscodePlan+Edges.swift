@@ -46,8 +46,7 @@ extension TranscodePlan {
             if isLast, !range.endsEarly, let videoEnd, videoEnd > range.start.seconds { end = min(end, videoEnd) }
             let duration = end - range.start.seconds
             total += duration
-            // VideoCrossfade's rule: a join crossfades when the range before it lasts more than twice the crossfade.
-            if !isLast, crossfade > 0, duration > 2 * crossfade { total -= crossfade }
+            if dissolves(afterRange: position, duration: duration) { total -= crossfade }
         }
         return max(total, 0)
     }

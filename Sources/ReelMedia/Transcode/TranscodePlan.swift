@@ -34,6 +34,9 @@ package struct TranscodePlan: Sendable {
     /// Seconds of crossfade at each join between ranges (0: cut, the sound overlapping
     /// briefly: `AudioJoins`).
     var crossfade: Double = 0
+    /// Joins that cut even with a crossfade, each numbered by the range before it (a reel
+    /// dissolves only its joins that would be jump cuts). Empty: every join may dissolve.
+    package var cutJoins: Set<Int> = []
     /// Seconds of fade from black and silence at the output's start and back to them at its
     /// end (0: none).
     package var edgeFade: Double = 0
@@ -257,4 +260,20 @@ package struct TranscodeStatistics: Sendable, Equatable {
 
     /// No counts yet.
     package init() {}
+}
+
+extension TranscodePlan {
+    /// Whether the join after range `position`, which lasts `duration` seconds, dissolves: a
+    /// crossfade is set, the join is not one of `cutJoins`, and the range lasts more than twice
+    /// the crossfade (a shorter one would be all fade). The one rule of the picture's tails, the
+    /// sound's placements and the output's length.
+    package static func dissolves(afterRange position: Int, of count: Int, duration: Double, crossfade: Double,
+                                  cutJoins: Set<Int>) -> Bool {
+        position < count - 1 && crossfade > 0 && !cutJoins.contains(position) && duration > 2 * crossfade
+    }
+
+    /// `dissolves(afterRange:of:duration:crossfade:cutJoins:)` with this plan's ranges and joins.
+    func dissolves(afterRange position: Int, duration: Double) -> Bool {
+        Self.dissolves(afterRange: position, of: ranges.count, duration: duration, crossfade: crossfade, cutJoins: cutJoins)
+    }
 }

@@ -49,8 +49,7 @@ package struct Transcoder {
             // The sound may start a little before the range (its join's overlap), on a warm decoder.
             let lead = audio.isEmpty ? 0 : plan.audioSeekLead(position: position, joins: joins)
             var pending = position > 0 || range.needsSeek ? try rangeSeek.packets(forRangeAt: range.start.seconds - lead) : []
-            let isLast = position == plan.ranges.count - 1
-            video.beginRange(range, isLast: isLast)
+            video.beginRange(range, dissolvesAfter: plan.dissolves(afterRange: position, duration: (range.end - range.start).seconds))
             // With a crossfade the range starts before the previous one ended: sound follows picture.
             let edges = joins.edges(
                 position: position, outputOffset: video.rangeOffset, duration: (range.end - range.start).seconds,

@@ -22,7 +22,7 @@ struct VideoCrossfade {
     /// Starts a range that ends `duration` ticks after `offset` unless it is the last; returns
     /// where the range starts on the output timeline (earlier by the crossfade when the previous
     /// range left a tail).
-    mutating func beginRange(naturalOffset: Int64, duration: Int64, isLast: Bool) -> Int64 {
+    mutating func beginRange(naturalOffset: Int64, duration: Int64, dissolvesAfter: Bool) -> Int64 {
         blending = collecting
         collecting = []
         var offset = naturalOffset
@@ -32,7 +32,7 @@ struct VideoCrossfade {
         } else {
             blending = []
         }
-        tailStart = !isLast && length > 0 && duration > 2 * length ? offset + duration - length : nil
+        tailStart = dissolvesAfter && length > 0 ? offset + duration - length : nil
         return offset
     }
 

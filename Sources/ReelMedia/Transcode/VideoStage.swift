@@ -80,11 +80,12 @@ final class VideoStage {
 
     /// Starts the next range: source frames in `range` go to the output after what was
     /// written so far.
-    func beginRange(_ range: ClosedSourceRange, isLast: Bool) {
+    /// `dissolvesAfter`: whether the join after it dissolves (`TranscodePlan.dissolves`).
+    func beginRange(_ range: ClosedSourceRange, dissolvesAfter: Bool) {
         rangeStart = Self.ticks(range.start, timeBase)
         rangeEnd = range.endsEarly ? Self.ticks(range.end, timeBase) : .max
         outputOffset = crossfade.beginRange(
-            naturalOffset: lastEnd, duration: Self.ticks(range.end, timeBase) - rangeStart, isLast: isLast)
+            naturalOffset: lastEnd, duration: Self.ticks(range.end, timeBase) - rangeStart, dissolvesAfter: dissolvesAfter)
         isDone = false
         beforeRange = nil
         pending = nil
