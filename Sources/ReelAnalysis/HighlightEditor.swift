@@ -41,6 +41,12 @@ package enum HighlightEditor {
         var strength: Double
         var peak: TimeRange
         var signature: [UInt8]
+        /// The run's segments in the upper half between the level it was cut at and its peak,
+        /// first to last (at least `minimumPiece`, inside `range`); nil for none.
+        var core: TimeRange? = nil
+        /// The highest level in the run and the highest outside its core (nil: all core).
+        var peakLevel: Float = 0
+        var tailLevel: Float? = nil
     }
 
     package static func pieces(_ analysis: VideoAnalysis, editing: HighlightEditing) -> [TimeRange] {
@@ -93,8 +99,12 @@ package enum HighlightEditor {
             let weighted = zip(run, seconds).map { Double($0.level) * $1 }.reduce(0, +) / max(seconds.reduce(0, +), 1e-6)
             let range = widened(TimeRange(start: start, end: end), to: editing.minimumPiece, within: bounds)
             let clarity = zip(run, seconds).map { quality.factor(of: $0.features) * $1 }.reduce(0, +) / max(seconds.reduce(0, +), 1e-6)
+            let strong = run.filter { $0.level >= (level + peak.level) / 2 }
+            let core = strong.first.flatMap { first in strong.last.map { TimeRange(start: first.timeRange.start, end: $0.timeRange.end) } }
+            let tail = run.filter { segment in core.map { !$0.contains(segment.timeRange.start) } ?? true }.map(\.level).max()
             pieces.append(Piece(range: range, strength: (0.5 * weighted + 0.5 * Double(peak.level)) * clarity, peak: peak.timeRange,
-                                signature: meanSignature(run)))
+                                signature: meanSignature(run), core: core.map { widened($0, to: editing.minimumPiece, within: range) },
+                                peakLevel: peak.level, tailLevel: tail))
         }
         return pieces
     }
@@ -140,6 +150,8 @@ package enum HighlightEditor {
         let neighbourhood = max(length / 20, 10)
         var chosen: [TimeRange] = []
         var sources: [TimeRange] = []
+        var chosenPieces: [Piece] = []
+        var leftOut: [Piece] = []
         while true {
             let piece: Piece
             if !order.isEmpty {
@@ -154,18 +166,27 @@ package enum HighlightEditor {
             }
             let joins = Double(chosen.count) * editing.crossfade
             let room = budget + joins - total(chosen)
-            guard room >= min(editing.minimumPiece, budget) else { break }
+            guard room >= min(editing.minimumPiece, budget) else {
+                leftOut += [piece] + order + rest
+                break
+            }
             var range = snapped(piece.range, to: cuts, within: editing.snapDistance)
             let wanted = min(range.duration.seconds, longest, room)
             if wanted < range.duration.seconds {
                 range = around(piece.peak, length: wanted, within: range)
             }
-            guard range.duration.seconds >= min(editing.minimumPiece, budget) - 1e-6 else { continue }
+            guard range.duration.seconds >= min(editing.minimumPiece, budget) - 1e-6 else {
+                leftOut.append(piece)
+                continue
+            }
             guard !chosen.contains(where: { $0.start < range.end && range.start < $0.end }),
                   !chosen.contains(where: { looks.repeats($0, range) }) else { continue }
             chosen.append(range)
             sources.append(piece.range)
+            chosenPieces.append(piece)
         }
+        swapInStronger(leftOut, chosen: &chosen, pieces: &chosenPieces, sources: &sources, budget: budget,
+                       editing: editing, cuts: cuts, looks: looks)
         // Room left that no further piece fits: lengthen the chosen ones, within their own
         // material first, then into the footage around them.
         for limits in [sources, chosen.map { _ in bounds }] {

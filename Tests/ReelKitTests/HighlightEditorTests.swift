@@ -154,6 +154,25 @@ import Testing
         #expect(three.contains { $0.start.seconds >= 38 && $0.start.seconds < 44 }, "the ending's 6.5: \(three)")
     }
 
+    /// The film's 60 s reel lost a 7.7 peak when a lead-in at 6.01 joined another run: the run,
+    /// taken whole, spent the seconds the peak needed. A moment left out for room now takes the
+    /// place of weaker material outside the chosen pieces' cores.
+    @Test func aPeakLeftOutForRoomTakesThePlaceOfAWeakLeadIn() {
+        var parts: [(Double, Double, Float, UInt8)] = [
+            (0, 10, 8.5, 10), (10, 40, 1, 20),
+            (40, 44, 6.01, 30), (44, 49, 8.3, 40), (49, 57, 1, 50), (57, 60, 6.6, 60), (60, 62.5, 7.7, 70), (62.5, 85, 1, 80),
+            (85, 95, 8.4, 90), (95, 100, 1, 100), (100, 110, 8.0, 110),
+        ]
+        parts.append((110, 120, 1, 120))
+        var editing = HighlightEditing()
+        editing.budget = 40
+        let pieces = HighlightEditor.pieces(Self.analysis(parts), editing: editing)
+        #expect(pieces.contains { $0.start.seconds <= 60.5 && $0.end.seconds >= 62 }, "the 7.7 peak: \(Self.pairs(pieces))")
+        #expect(pieces.contains { $0.start.seconds > 40.5 && $0.start.seconds <= 44 && $0.end.seconds >= 48.5 },
+                "the 8.3 run keeps its core and gives up part of its lead-in: \(Self.pairs(pieces))")
+        #expect(pieces.map(\.duration.seconds).reduce(0, +) <= 40.01)
+    }
+
     @Test func aBudgetIsFilledEvenWhenNothingStandsOut() {
         let parts: [(Double, Double, Float, UInt8)] = (0..<20).map { index in
             let start = Double(index) * 3
