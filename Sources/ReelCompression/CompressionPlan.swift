@@ -14,8 +14,9 @@ public struct CompressionPlan: Sendable {
         case file
         /// One chunk of a chunked encode: a target size never changes the picture size or
         /// frame rate the chunk plan fixed, and the preset's own result is never used instead,
-        /// so every chunk is encoded alike.
-        case chunk
+        /// so every chunk is encoded alike. The picture fades in from black only at the start
+        /// of the first chunk and out only at the end of the last (`edgeFadeDuration`).
+        case chunk(fadesIn: Bool, fadesOut: Bool)
     }
 
     /// The source, probed once.
@@ -56,7 +57,7 @@ public struct CompressionPlan: Sendable {
     public var keptDuration: Double { keptRanges.map { ($0.end - $0.start).seconds }.reduce(0, +) }
 
     /// Whether this plan is for one chunk of a chunked encode.
-    var isChunk: Bool { purpose == .chunk }
+    var isChunk: Bool { if case .chunk = purpose { true } else { false } }
 }
 
 extension CompressionPlan {
@@ -74,6 +75,7 @@ extension CompressionPlan {
         try OutputLocation.check(for: source.url, finalURL: output)
         try source.requireVideo()
         var planner = CompressionPlanner(source: source, config: config, reducer: reducer)
+        if case .chunk(let fadesIn, let fadesOut) = purpose { planner.pictureFadeEnds = (fadesIn, fadesOut) }
         let codec = try planner.checkEncoders()
         var basis: (any TrimBasis)?
         // `progress` is the planning's share; the trim planner and the framing pass split it.

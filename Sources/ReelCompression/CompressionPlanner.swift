@@ -16,6 +16,10 @@ struct CompressionPlanner {
     /// Joins that cut although `config.crossfadeDuration` is set, numbered by the range before
     /// them: a reel dissolves only the joins that would be jump cuts (`PlannedTrim.cutJoins`).
     var cutJoins: Set<Int> = []
+    /// Whether the picture fades in at the output's start and out at its end when
+    /// `config.edgeFadeDuration` is set: a chunk of a chunked encode fades only at the ends
+    /// it shares with the whole output.
+    var pictureFadeEnds: (start: Bool, end: Bool) = (true, true)
     /// Each audio track's loudness change, by source stream index, once `LoudnessNormalization`
     /// has measured the kept sound (empty: none).
     var loudness: [Int: LoudnessAdjustment] = [:]
@@ -125,6 +129,7 @@ struct CompressionPlanner {
         plan.framing = framingPlan
         plan.edgeFade = config.edgeFadeDuration ?? 0
         plan.cutJoins = cutJoins
+        plan.pictureFadeEnds = pictureFadeEnds
         let summary = EncodingSummary(
             constantRateFactor: animated ? nil : rate.crf, targetBitrate: rate.average, maxBitrate: rate.max,
             keyFrameInterval: keyInterval, frameRate: outputRate, videoFilter: filter,

@@ -41,6 +41,7 @@ struct TargetQualityJob {
         var tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer)
         tunedPlanner.loudness = planner.loudness
         tunedPlanner.cutJoins = planner.cutJoins
+        tunedPlanner.pictureFadeEnds = planner.pictureFadeEnds
         let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
         guard let videoIndex = source.primaryVideoStreamIndex else { throw .missingVideoTrack(url) }
         let segments = Self.segments(of: ranges, shotStarts: shotStarts.map { $0 + source.startTime })

@@ -52,6 +52,7 @@ struct TargetSizeJob {
         var tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer, clampsToSource: false)
         tunedPlanner.loudness = planner.loudness
         tunedPlanner.cutJoins = planner.cutJoins
+        tunedPlanner.pictureFadeEnds = planner.pictureFadeEnds
         let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
         var bitrate = Double(decision.plan.averageVideoBitRate ?? tuned.videoBitrate)
         let fixedBytes = budget.audioBytes + budget.containerBytes(frameRate: frameRate)
@@ -195,6 +196,7 @@ struct TargetSizeJob {
         var presetPlanner = CompressionPlanner(source: planner.source, config: presetConfig, reducer: planner.reducer)
         presetPlanner.loudness = planner.loudness
         presetPlanner.cutJoins = planner.cutJoins
+        presetPlanner.pictureFadeEnds = planner.pictureFadeEnds
         let result = try CompressionJob.encode(planner: presetPlanner, ranges: ranges, location: location, progress: progress,
                                                flag: flag, started: started, committing: false)
         let size = FileSize.of(location.temporaryURL)

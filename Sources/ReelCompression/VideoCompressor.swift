@@ -130,10 +130,11 @@ public final class VideoCompressor: Sendable {
     /// Compresses one chunk of a chunked encode (`ChunkPlan`): as `compressVideo`, except that
     /// a target size never changes the picture or frame rate the plan fixed.
     package func compressChunk(
-        _ source: MediaInfo, config: CompressionConfig, progressHandler: (@Sendable (Double) -> Void)?
+        _ source: MediaInfo, config: CompressionConfig, fadesIn: Bool = false, fadesOut: Bool = false,
+        progressHandler: (@Sendable (Double) -> Void)?
     ) async throws(ReelError) -> CompressionResult {
         try await planAndRun(source, config: try Self.validated(config, for: source.url), reducer: ReduceFrameEvenlySpaced(),
-                             purpose: .chunk, progress: CompressionProgress(progressHandler, stages: nil))
+                             purpose: .chunk(fadesIn: fadesIn, fadesOut: fadesOut), progress: CompressionProgress(progressHandler, stages: nil))
     }
 
     /// Plans `source` and runs the plan under one cancellation flag (a `cancel()` between the

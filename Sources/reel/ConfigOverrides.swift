@@ -26,6 +26,8 @@ struct ConfigOverrides: Sendable {
         static let reducer = Groups(rawValue: 1 << 5)
         /// `--cut-silence`, `--cut-still` and their settings (with `trim`: the parts looked in).
         static let pauses = Groups(rawValue: 1 << 6)
+        /// `--fade` alone (`join` includes it): a chunked encode fades but has no joins.
+        static let fade = Groups(rawValue: 1 << 7)
     }
 
     /// The declarations of the groups, in help order; `presetNames` are the names `--preset`
@@ -36,7 +38,8 @@ struct ConfigOverrides: Sendable {
         if groups.contains(.reducer) { specs += ReducerOptions.specs }
         if groups.contains(.trim) { specs += TrimOptions.specs(ranges: groups.contains(.ranges)) }
         if groups.contains(.pauses) { specs += PauseCutOptions.specs }
-        if groups.contains(.join) { specs += [JoinOptions.crossfade.spec, JoinOptions.fade.spec] }
+        if groups.contains(.join) { specs.append(JoinOptions.crossfade.spec) }
+        if !groups.isDisjoint(with: [.join, .fade]) { specs.append(JoinOptions.fade.spec) }
         if groups.contains(.copy) { specs.append(CopyOption.copy.spec) }
         return specs + AudioOptions.specs
     }
@@ -62,7 +65,8 @@ struct ConfigOverrides: Sendable {
             audio = try AudioOptions(arguments)
             target = groups.contains(.target) ? try TargetOptions(arguments) : nil
             trim = groups.contains(.trim) ? try TrimOptions(arguments, ranges: groups.contains(.ranges)) : nil
-            join = groups.contains(.join) ? try JoinOptions(arguments) : nil
+            join = !groups.isDisjoint(with: [.join, .fade])
+                ? try JoinOptions(arguments, readsCrossfade: groups.contains(.join)) : nil
             copy = groups.contains(.copy) ? try CopyOption(arguments) : nil
         } catch {
             throw CommandFailure(error)

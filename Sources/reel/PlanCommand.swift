@@ -9,9 +9,9 @@ struct PlanCommand: ReelCommand {
         valueName: "FILE", help: "The plan to write (default IN-plan.json).", generatedSuffix: nil,
         overwrite: "Replace an existing plan.")
     /// The encoding groups beyond preset, picture and audio: a chunked encode keeps the whole
-    /// video or one trim, re-encoded with frames reduced evenly, so no ranges, join, copy or
-    /// reducer.
-    static let encoding: ConfigOverrides.Groups = [.target, .trim]
+    /// video or one trim, re-encoded with frames reduced evenly, so no ranges, crossfades, copy
+    /// or reducer; it can fade in and out (the first chunk and the last).
+    static let encoding: ConfigOverrides.Groups = [.target, .trim, .fade]
 
     /// `--chunk DURATION`: seconds, with or without an `s`.
     static let chunk = OptionKey<Double>(

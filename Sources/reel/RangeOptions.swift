@@ -86,9 +86,9 @@ struct JoinOptions: Sendable {
     /// `--fade`.
     let fade: Double?
 
-    /// Reads the options.
-    init(_ arguments: ParsedArguments) throws(ArgumentError) {
-        crossfade = try arguments.value(Self.crossfade)
+    /// Reads the options (`--fade` alone unless `readsCrossfade`: a command without joins).
+    init(_ arguments: ParsedArguments, readsCrossfade: Bool = true) throws(ArgumentError) {
+        crossfade = readsCrossfade ? try arguments.value(Self.crossfade) : nil
         fade = try arguments.value(Self.fade)
     }
 

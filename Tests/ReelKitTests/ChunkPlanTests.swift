@@ -70,6 +70,35 @@ import Testing
         #expect(Set(plan.chunks.map(\.outputStart)).isSubset(of: Set(joined.keyframeTimes)))
     }
 
+    /// `edgeFadeDuration` on a chunked encode (it was refused): the first chunk fades in from
+    /// black, the last out to black, the chunks between are untouched, and the joined file has
+    /// the single encode's pictures; a fade longer than an edge chunk is refused up front.
+    @Test func fadesAtTheEdgesJoinIntoTheSingleEncodesPictures() async throws {
+        let (plan, report, single) = try await Self.chunkedAndSingle("cfr_audio.mp4", length: 1) { $0.edgeFadeDuration = 0.5 }
+        #expect(plan.chunks.count == 3)
+        func mean(_ blocks: [Float]) -> Float { blocks.reduce(0, +) / Float(max(blocks.count, 1)) }
+        func distance(_ a: [Float], _ b: [Float]) -> Float { zip(a, b).map { abs($0 - $1) }.reduce(0, +) / Float(max(a.count, 1)) }
+        let source = try Fixtures.clip("cfr_audio.mp4")
+        #expect(mean(try FrameProbe.frame(of: report.output, at: 0)) < 0.1, "black at the start")
+        #expect(mean(try FrameProbe.frame(of: report.output, at: 2.96)) < 0.12, "black at the end")
+        #expect(distance(try FrameProbe.frame(of: report.output, at: 1.5), try FrameProbe.frame(of: source, at: 1.5)) < 0.02,
+                "the middle chunk is not faded")
+        for time in [0.05, 0.25, 0.45, 1.0, 2.0, 2.6, 2.8, 2.95] {
+            #expect(distance(try FrameProbe.frame(of: report.output, at: time), try FrameProbe.frame(of: single, at: time)) < 0.02,
+                    "at \(time) s")
+        }
+        let error = await Harness.reelError {
+            var config = Harness.fastConfig(in: try Fixtures.scratchDirectory("long-fade"))
+            config.edgeFadeDuration = 1.5
+            _ = try await ChunkPlan.make(for: source, config: config, chunkLength: 1)
+        }
+        guard case .invalidConfiguration(let message, _) = error else {
+            Issue.record("expected invalidConfiguration, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains("does not fit in the first or last chunk"), "\(message)")
+    }
+
     /// Files whose timing is not plain: AVI without presentation times and packed B frames
     /// (the plan decodes them for the times), MPEG-TS whose video starts after the container
     /// (an edit list rounds the start), phone-style recovery points flagged as keyframes (a

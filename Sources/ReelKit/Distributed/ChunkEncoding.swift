@@ -78,7 +78,8 @@ extension ChunkPlan {
                 let inside = shotStarts.filter { $0 > chunk.start.seconds && $0 < chunk.end.seconds }
                 config.targetQuality = TargetQuality(quality.metric, quality.value, shots: PlannedShots(starts: inside))
             }
-            _ = try await compressor.compressChunk(info, config: config, progressHandler: progressHandler)
+            _ = try await compressor.compressChunk(info, config: config, fadesIn: index == 0, fadesOut: index == chunks.count - 1,
+                                                   progressHandler: progressHandler)
         }
         Self.removeStaleTemporaries(of: output)
         let facts = try chunkFacts(output, job: job)

@@ -46,10 +46,6 @@ extension ChunkPlan {
             throw .invalidConfiguration("a chunked encode keeps the whole video or one trim (start/end), re-encoded; "
                 + "lists of ranges, highlight reels and lossless copies cannot be chunked", file: url)
         }
-        guard (config.edgeFadeDuration ?? 0) == 0 else {
-            throw .invalidConfiguration("a chunked encode cannot fade its edges yet (each chunk is encoded alone); "
-                + "leave the fades out", file: url)
-        }
         guard !config.fileType.isAnimatedImage else {
             throw .invalidConfiguration("a \(config.fileType.rawValue.uppercased()) cannot be chunked: its pieces cannot be "
                 + "joined; compress it in one job", file: url)
@@ -108,6 +104,12 @@ extension ChunkPlan {
                              end: range.end, length: chunkLength).cuts()
         let chunks = Self.chunks(starts: [range.start] + cuts.map(\.time), atShot: [true] + cuts.map(\.atShot),
                                  range: range, pictures: pictures, timeline: timeline, settings: settings)
+        // The first chunk fades in and the last fades out on their own: each fade must lie in its chunk.
+        if let fade = config.edgeFadeDuration, fade > 0, let first = chunks.first, let last = chunks.last,
+           min(first.duration, last.duration) < fade + 0.1 {
+            throw .invalidConfiguration(String(format: "a %.2f s fade does not fit in the first or last chunk (%.2f s, %.2f s); "
+                + "use longer chunks or a shorter fade", fade, first.duration, last.duration), file: url)
+        }
         var plan = ChunkPlan(
             version: currentVersion, id: "",
             source: SourceFingerprint(path: url.path, size: source.fileSize, duration: source.duration, headSHA256: headHash),

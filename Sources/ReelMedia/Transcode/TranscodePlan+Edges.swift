@@ -54,11 +54,12 @@ extension TranscodePlan {
     /// The picture's fades from black at the output's start and to black at its end (the last
     /// picture black), on the output timeline; `nil` without fades.
     func pictureFadeFilter(videoEnd: Double?) -> String? {
-        guard edgeFade > 0 else { return nil }
+        guard edgeFade > 0, pictureFadeEnds.start || pictureFadeEnds.end else { return nil }
         let frame = video.frameRate > 0 ? 1 / video.frameRate : 1.0 / 30
-        let fadeIn = String(format: "fade=t=in:st=0:d=%.6f", edgeFade)
+        let fadeIn = pictureFadeEnds.start ? String(format: "fade=t=in:st=0:d=%.6f", edgeFade) : nil
         let outStart = outputDuration(videoEnd: videoEnd) - frame - edgeFade
-        guard outStart > 0 else { return fadeIn }
-        return fadeIn + String(format: ",fade=t=out:st=%.6f:d=%.6f", outStart, edgeFade)
+        let fadeOut = pictureFadeEnds.end && outStart > 0 ? String(format: "fade=t=out:st=%.6f:d=%.6f", outStart, edgeFade) : nil
+        let filters = [fadeIn, fadeOut].compactMap { $0 }
+        return filters.isEmpty ? nil : filters.joined(separator: ",")
     }
 }

@@ -37,6 +37,9 @@ package struct TranscodePlan: Sendable {
     /// Joins that cut even with a crossfade, each numbered by the range before it (a reel
     /// dissolves only its joins that would be jump cuts). Empty: every join may dissolve.
     package var cutJoins: Set<Int> = []
+    /// Whether the picture's `edgeFade` applies at the output's start and at its end (a chunk
+    /// of a chunked encode fades only where the whole output does).
+    package var pictureFadeEnds: (start: Bool, end: Bool) = (true, true)
     /// Seconds of fade from black and silence at the output's start and back to them at its
     /// end (0: none).
     package var edgeFade: Double = 0
