@@ -53,6 +53,17 @@ public struct CompressionPlan: Sendable {
     /// Shot starts for a target quality (seconds from the first picture), else empty.
     let shotStarts: [Double]
 
+    /// The joins that dissolve over `config.crossfadeDuration`, each numbered by the range before
+    /// it (0: between the first and second ranges): every join when a crossfade is asked for and
+    /// its range is long enough, a highlight reel's jump cuts only. Empty: every join cuts.
+    public var dissolvingJoins: [Int] {
+        let lengths = keptRanges.map { ($0.end - $0.start).seconds }
+        return lengths.indices.filter { position in
+            TranscodePlan.dissolves(afterRange: position, of: lengths.count, duration: lengths[position],
+                                    crossfade: config.crossfadeDuration, cutJoins: planner.cutJoins)
+        }
+    }
+
     /// Seconds of source the output holds, before crossfades shorten each join.
     public var keptDuration: Double { keptRanges.map { ($0.end - $0.start).seconds }.reduce(0, +) }
 

@@ -233,6 +233,7 @@ struct CompressCommand: ReelCommand {
                 let source = try await compressor.probe(file.input.url)
                 let plan = try await compressor.plan(source, config: config.writing(to: file.output), frameReducer: reducer)
                 outcome.plannedRanges = plan.keptRanges
+                outcome.plannedDissolves = (plan.dissolvingJoins, plan.config.crossfadeDuration)
                 outcome.plannedCameraPath = plan.cameraPath
                 outcome.deadAir = plan.deadAir
                 result.append(outcome)

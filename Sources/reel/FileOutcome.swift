@@ -26,6 +26,8 @@ struct FileOutcome: Sendable {
     let message: String?
     /// The source ranges a dry run would keep (from the library's plan).
     var plannedRanges: [TimeRange]? = nil
+    /// The joins a dry run would dissolve (numbered by the range before them) and for how long.
+    var plannedDissolves: (joins: [Int], seconds: Double)? = nil
     /// The camera path a dry run planned, when the output is reframed.
     var plannedCameraPath: CameraPath? = nil
     /// The analysis a highlight reel was cut from (its plan ran it), for the report.

@@ -16,7 +16,8 @@ struct HighlightsCommand: ReelCommand {
                 (crossfades count inside it). Only those ranges are compressed, joined in time \
                 order, the sound overlapping for 20 ms at each cut. Every option of 'reel compress' \
                 applies except --start, --end and --ranges (the reel picks its own ranges) and the dead-air cuts; \
-                --dry-run prints the ranges it would keep, --dry-run --json as plannedRanges. \
+                --dry-run prints the ranges it would keep and the joins that would dissolve, \
+                --dry-run --json as plannedRanges and dissolvingJoins. \
                 Output: IN-highlights.EXT.
                 """,
             examples: [

@@ -20,6 +20,9 @@ enum ResultJSON {
             fields.append(("plannedRanges", .array(ranges.map {
                 .object([("start", JSONValue($0.start.seconds)), ("end", JSONValue($0.end.seconds))])
             })))
+            let dissolves = outcome.plannedDissolves
+            fields.append(("dissolvingJoins", .array((dissolves?.joins ?? []).map { JSONValue($0) })))
+            fields.append(("crossfade", JSONValue(dissolves?.joins.isEmpty == false ? dissolves?.seconds ?? 0 : 0)))
         }
         if outcome.status == .planned {
             fields.append(("cameraPath", outcome.plannedCameraPath.map(cameraPath) ?? .null))

@@ -37,12 +37,17 @@ enum ResultReport {
                 " keeping " + ranges.map { "\(Formatting.clock($0.start.seconds))-\(Formatting.clock($0.end.seconds))" }
                     .joined(separator: ", ")
             } ?? ""
+            let dissolves = outcome.plannedDissolves.flatMap { planned in
+                planned.joins.isEmpty ? nil : String(format: "\n  dissolves (%.2g s) at the join%@ after range%@ ", planned.seconds,
+                                                     planned.joins.count == 1 ? "" : "s", planned.joins.count == 1 ? "" : "s")
+                    + planned.joins.map { String($0 + 1) }.joined(separator: ", ")
+            } ?? ""
             let note = outcome.message.map { "\n  note: " + $0 } ?? ""
             let cut = outcome.deadAir.map { report in
                 "\n  cut: " + deadAirText(report) + "\n  cuts: " + rangeList(report.cuts)
                     + "\n  keeps (--ranges): " + rangeList(report.kept)
             } ?? ""
-            return "would compress \(file.input.display) -> \(file.outputDisplay)" + ranges + note + cut
+            return "would compress \(file.input.display) -> \(file.outputDisplay)" + ranges + dissolves + note + cut
         case .skipped: return "skipped \(file.input.display): \(outcome.message ?? "")"
         case .failed, .cancelled: return nil
         case .compressed: break

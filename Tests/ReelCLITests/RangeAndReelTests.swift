@@ -18,6 +18,23 @@ import Testing
         #expect(abs((info.primaryVideo?.duration ?? 0) - 2.5) < 0.07)
     }
 
+    /// A dry run says which joins would dissolve: with `--crossfade 0.3`, each join after a
+    /// range longer than twice the crossfade (not the one after the 0.5 s range); none without.
+    @Test func aDryRunListsTheJoinsThatDissolve() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try TestClips.copy(.long, to: scratch.url, as: "clip.mp4")
+        let ranges = ["--ranges", "0-1,2-2.5,3-4,5-6"]
+        let run = try await Reel.run(["compress", "clip.mp4", "--crossfade", "0.3", "--dry-run", "--json"] + ranges, in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try run.jsonObject()
+        #expect(object["dissolvingJoins"] as? [Int] == [0, 2] && object["crossfade"] as? Double == 0.3, "\(object)")
+        let text = try await Reel.run(["compress", "clip.mp4", "--crossfade", "0.3", "--dry-run"] + ranges, in: scratch.url)
+        #expect(text.stdout.contains("dissolves (0.3 s) at the joins after ranges 1, 3"), "\(text.stdout)")
+        let plain = try await Reel.run(["compress", "clip.mp4", "--dry-run", "--json"] + ranges, in: scratch.url).jsonObject()
+        #expect(plain["dissolvingJoins"] as? [Int] == [] && plain["crossfade"] as? Double == 0)
+    }
+
     /// The text summary of a part of a video lists what was kept and compares the output with
     /// the same stretch of source (the file's size pro rata), not with the whole file.
     @Test func theSummaryOfAPartComparesWithThatPart() async throws {

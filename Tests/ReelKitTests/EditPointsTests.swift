@@ -105,6 +105,7 @@ import Testing
         let plan = try await VideoCompressor().plan(camera, config: config)
         #expect(plan.keptRanges.count >= 2, "\(plan.keptRanges)")
         #expect(plan.config.crossfadeDuration == HighlightReelTrim.jumpCutDissolve)
+        #expect(plan.dissolvingJoins == Array(0..<(plan.keptRanges.count - 1)), "every join of a fixed camera dissolves")
         let result = try await VideoCompressor().compress(plan)
         let kept = plan.keptRanges.map { $0.duration.seconds }.reduce(0, +)
         let expected = kept - Double(plan.keptRanges.count - 1) * HighlightReelTrim.jumpCutDissolve
