@@ -28,6 +28,14 @@ struct CompressionPlanner {
     /// chunk's) frames alike.
     var cameraPath: CameraPath? { config.reframing?.path }
 
+    /// This planner deciding from `config` instead (a target's tuned settings): what the plan
+    /// decided beyond the config (loudness changes, joins that cut, which edges fade) carries over.
+    func with(config: CompressionConfig) -> CompressionPlanner {
+        var planner = self
+        planner.config = config
+        return planner
+    }
+
     /// The chosen plan plus the facts the analytics report.
     struct Decision: Sendable {
         var plan: TranscodePlan

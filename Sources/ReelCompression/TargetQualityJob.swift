@@ -38,10 +38,7 @@ struct TargetQualityJob {
         var tuned = planner.config
         tuned.useExplicitBitrate = false
         tuned.contentAwareOptimization = false
-        var tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer)
-        tunedPlanner.loudness = planner.loudness
-        tunedPlanner.cutJoins = planner.cutJoins
-        tunedPlanner.pictureFadeEnds = planner.pictureFadeEnds
+        let tunedPlanner = planner.with(config: tuned)
         let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
         guard let videoIndex = source.primaryVideoStreamIndex else { throw .missingVideoTrack(url) }
         let segments = Self.segments(of: ranges, shotStarts: shotStarts.map { $0 + source.startTime })

@@ -49,10 +49,8 @@ struct TargetSizeJob {
         // The budget decides the rate: the planner's "no more than the source spends" clamp
         // would undo it where the picture was made smaller for the budget (BBB at 5 MB: 190 kb/s
         // asked, 116 kb/s given, 25% under the target).
-        var tunedPlanner = CompressionPlanner(source: source, config: tuned, reducer: planner.reducer, clampsToSource: false)
-        tunedPlanner.loudness = planner.loudness
-        tunedPlanner.cutJoins = planner.cutJoins
-        tunedPlanner.pictureFadeEnds = planner.pictureFadeEnds
+        var tunedPlanner = planner.with(config: tuned)
+        tunedPlanner.clampsToSource = false
         let decision = try tunedPlanner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: nil)
         var bitrate = Double(decision.plan.averageVideoBitRate ?? tuned.videoBitrate)
         let fixedBytes = budget.audioBytes + budget.containerBytes(frameRate: frameRate)
@@ -193,10 +191,7 @@ struct TargetSizeJob {
         guard let cap = probe.plan.maximumVideoBitRate, Double(cap) <= videoBitrate else { return nil }
         var presetConfig = planner.config
         presetConfig.targetFileSize = nil
-        var presetPlanner = CompressionPlanner(source: planner.source, config: presetConfig, reducer: planner.reducer)
-        presetPlanner.loudness = planner.loudness
-        presetPlanner.cutJoins = planner.cutJoins
-        presetPlanner.pictureFadeEnds = planner.pictureFadeEnds
+        let presetPlanner = planner.with(config: presetConfig)
         let result = try CompressionJob.encode(planner: presetPlanner, ranges: ranges, location: location, progress: progress,
                                                flag: flag, started: started, committing: false)
         let size = FileSize.of(location.temporaryURL)

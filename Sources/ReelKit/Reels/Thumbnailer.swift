@@ -51,22 +51,26 @@ public final class Thumbnailer: Sendable {
         try OutputLocation.check(for: source, finalURL: output)
         let info = try await Self.probe(source)
         try Self.requireVideoStream(stream, of: info)
-        let seconds: Double
-        if let time {
-            guard time >= .zero, time.seconds < info.duration else {
-                throw .invalidConfiguration(String(format: "time %.3f s is outside the %.3f s video", time.seconds, info.duration))
-            }
-            seconds = time.seconds + info.startTime
-        } else {
-            let analysis = try await analysis(of: source, info: info, given: given, progress: reporter.subrange(from: 0, to: 0.9))
-            // The key frame is on the API's timeline (zero = the file's start); the writer seeks
-            // on the file's clock.
-            seconds = try KeyFrameAnalysisRequest().result(from: analysis).timestamp.seconds + info.startTime
-        }
+        // The writer seeks on the file's clock.
+        let seconds = try await frameTime(time, of: source, info: info, given: given, reporter: reporter) + info.startTime
         let result = try await write(source: source, info: info, times: [seconds], columns: nil, width: width, output: output,
                                      stream: stream)
         reporter.finish()
         return result
+    }
+
+    /// `time` checked to lie inside the video, or the key frame's time when nil (analysing in
+    /// the first 90% of `reporter`), in seconds on the API's timeline (zero = the file's start).
+    private func frameTime(_ time: MediaTime?, of source: URL, info: MediaInfo, given: VideoAnalysis?,
+                           reporter: ProgressReporter) async throws(ReelError) -> Double {
+        if let time {
+            guard time >= .zero, time.seconds < info.duration else {
+                throw .invalidConfiguration(String(format: "time %.3f s is outside the %.3f s video", time.seconds, info.duration))
+            }
+            return time.seconds
+        }
+        let analysis = try await analysis(of: source, info: info, given: given, progress: reporter.subrange(from: 0, to: 0.9))
+        return try KeyFrameAnalysisRequest().result(from: analysis).timestamp.seconds
     }
 
     /// A typed error unless `stream` (when given) is one of `info`'s video streams, as `reel
@@ -89,16 +93,7 @@ public final class Thumbnailer: Sendable {
         let reporter = ProgressReporter(progressHandler)
         let info = try await Self.probe(source)
         try Self.requireVideoStream(stream, of: info)
-        let seconds: Double
-        if let time {
-            guard time >= .zero, time.seconds < info.duration else {
-                throw .invalidConfiguration(String(format: "time %.3f s is outside the %.3f s video", time.seconds, info.duration))
-            }
-            seconds = time.seconds
-        } else {
-            let analysis = try await analysis(of: source, info: info, given: given, progress: reporter.subrange(from: 0, to: 0.9))
-            seconds = try KeyFrameAnalysisRequest().result(from: analysis).timestamp.seconds
-        }
+        let seconds = try await frameTime(time, of: source, info: info, given: given, reporter: reporter)
         let image = try await BlockingWork.run(flag: CancellationFlag()) { () throws(ReelError) in
             try translatingFailures(source: source, output: source) { () throws(MediaFailure) in
                 try FrameImage.decode(info, at: seconds, upright: upright, stream: stream)

@@ -43,13 +43,13 @@ struct QuickTimeTrackAppender {
         let movieTimescale = UInt32(QuickTimeBoxes.integer(moov, at: mvhd.payload.lowerBound + (version == 1 ? 20 : 12), count: 4))
         let nextID = UInt32(QuickTimeBoxes.integer(moov, at: mvhd.range.upperBound - 4, count: 4))
 
-        // The new movie box's size does not depend on where the data lands (64-bit offsets).
-        let placeholder = tracks.enumerated().flatMap { index, track in
-            track.trak(trackID: nextID + UInt32(index), movieTimescale: movieTimescale, dataOffset: 0, outputTrackID: outputTrackID)
+        // Built once; their 64-bit chunk offsets are set below, once the layout is known.
+        var traks = tracks.enumerated().map { index, track in
+            track.trak(trackID: nextID + UInt32(index), movieTimescale: movieTimescale, outputTrackID: outputTrackID)
         }
         let leading = boxes.filter { $0.type == "ftyp" }
         let others = boxes.filter { $0.type != "ftyp" && $0.type != "moov" }
-        var position = leading.reduce(0) { $0 + $1.range.count } + moov.count + placeholder.count
+        var position = leading.reduce(0) { $0 + $1.range.count } + moov.count + traks.reduce(0) { $0 + $1.count }
         var moved: [(from: Range<Int>, to: Int)] = []
         for box in others {
             moved.append((box.range, position))
@@ -58,12 +58,11 @@ struct QuickTimeTrackAppender {
         let samples = tracks.map(\.data)
         let mdatHeader = 16
         var dataOffset = UInt64(position + mdatHeader)
-        var newTracks: [UInt8] = []
-        for (index, track) in tracks.enumerated() {
-            newTracks += track.trak(trackID: nextID + UInt32(index), movieTimescale: movieTimescale,
-                                    dataOffset: dataOffset, outputTrackID: outputTrackID)
+        for index in traks.indices {
+            TimedMetadataTrackCopy.setChunkOffset(dataOffset, in: &traks[index])
             dataOffset += UInt64(samples[index].count)
         }
+        let newTracks = traks.flatMap { $0 }
         try moveChunkOffsets(in: &moov, children: children, moved: moved, name: name)
         let longest = tracks.map { UInt64(max($0.duration, 0)) * UInt64(movieTimescale) / UInt64(max($0.source.timescale, 1)) }.max() ?? 0
         if version == 1 {

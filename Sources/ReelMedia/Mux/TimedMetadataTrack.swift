@@ -82,10 +82,10 @@ struct TimedMetadataTrackCopy {
     var duration: Int64 { samples.last.map { $0.time + $0.duration } ?? 0 }
 
     /// The `trak` box: the source's headers and sample descriptions, new timing and sample
-    /// tables, its samples' bytes at `dataOffset` one after another in one chunk (64-bit offset),
-    /// references mapped through `outputTrackID` (references to tracks the copy left out dropped).
-    func trak(trackID: UInt32, movieTimescale: UInt32, dataOffset: UInt64,
-              outputTrackID: (UInt32) -> UInt32?) -> [UInt8] {
+    /// tables, its samples' bytes one after another in one chunk (its 64-bit offset 0 until
+    /// `setChunkOffset(_:in:)` sets it), references mapped through `outputTrackID` (references
+    /// to tracks the copy left out dropped).
+    func trak(trackID: UInt32, movieTimescale: UInt32, outputTrackID: (UInt32) -> UInt32?) -> [UInt8] {
         typealias Q = QuickTimeBoxes
         let scale = UInt64(max(source.timescale, 1))
         let movieDuration = UInt64(max(duration, 0)) * UInt64(movieTimescale) / scale
@@ -114,9 +114,16 @@ struct TimedMetadataTrackCopy {
                                     + Q.uint64(UInt64(max(duration, 0)) - first) + Q.uint16(0x55C4) + Q.uint16(0))
         let dataReference = Q.box("dinf", Q.fullBox("dref", Q.uint32(1) + Q.fullBox("url ", flags: 1, [])))
         let table = Q.box("stbl", source.sampleDescriptions + timeToSample + sampleToChunk + sampleSizes
-                          + Q.fullBox("co64", Q.uint32(1) + Q.uint64(dataOffset)))
+                          + Q.fullBox("co64", Q.uint32(1) + Q.uint64(0)))
         let media = Q.box("mdia", mediaHeader + source.handler + Q.box("minf", source.mediaHeader + dataReference + table))
         return Q.box("trak", header + (references.isEmpty ? [] : Q.box("tref", references)) + edits + media)
+    }
+
+    /// Sets the one chunk offset of a `trak` this type built: its `co64` entry is the box's last
+    /// 8 bytes (the sample table is the last box of the media information, which is the last of
+    /// the media, which is the last of the track).
+    static func setChunkOffset(_ offset: UInt64, in trak: inout [UInt8]) {
+        QuickTimeBoxes.put64(offset, into: &trak, at: trak.count - 8)
     }
 
     /// All the samples' bytes, in order.
