@@ -25,6 +25,11 @@ public enum VideoCodec: String, Sendable, Codable, CaseIterable {
     /// 10-bit, VP9 profile 2); H.264 only when asked (`HDRHandling.keep`).
     var keepsTenBitByDefault: Bool { self != .h264 }
 
+    /// Whether the encoder puts its keyframes at shot changes as well as at the interval
+    /// (x264's and x265's scenecut). SVT-AV1 1.4 and one-pass libvpx place them only every
+    /// `maxKeyFrameInterval` frames: a fixed grid a chunked encode can keep.
+    package var placesKeyframesAtShots: Bool { self == .h264 || self == .hevc }
+
     /// Whether this FFmpeg build has the encoder (decided at run time).
     public func isSupported() -> Bool { EncoderAvailability.has(encoderName) }
 }

@@ -27,7 +27,9 @@ struct PlanCommand: ReelCommand {
             discussion: """
                 Analyzes the video's shots and cuts its timeline into chunks of about --chunk \
                 seconds at shot boundaries (at source keyframes where shots are longer), on the \
-                exact pictures a single encode would start there. The plan (JSON) holds the \
+                exact pictures a single encode would start there; with --codec av1 or vp9, whose \
+                encoders put keyframes only every keyframe interval, on that grid instead, so the \
+                chunks' keyframes are a single encode's. The plan (JSON) holds the \
                 source's fingerprint (size, duration, SHA-256 of its first MiB), the settings \
                 resolved once for every chunk (preset, options, content-aware adjustments, a \
                 target size as a bit rate shared by the chunks' complexity), each chunk's range \

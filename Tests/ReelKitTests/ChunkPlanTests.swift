@@ -35,6 +35,19 @@ import Testing
         #expect(cuts.allSatisfy { !$0.atShot })
     }
 
+    @Test func anEncoderWithAKeyframeGridIsCutOnTheGridNotAtShots() {
+        // 24 fps, a keyframe every 60 pictures (2.5 s): the cut near 14 s takes 15 s (picture 360),
+        // not the shot at 14.2 s; the grid's 30 s beats the shot at 31.4 s, 45 s the one at 46.3 s.
+        let cuts = ChunkCuts(pictures: Self.pictures(every: 1.0 / 24, until: 55), shots: [14.2, 31.4, 46.3],
+                             keyframes: [], end: MediaTime(value: 55, timescale: 1), length: 14, keyframeGrid: 60).cuts()
+        #expect(cuts.map(\.time.seconds) == [15, 30, 45])
+        #expect(cuts.allSatisfy { !$0.atShot })
+        // A grid longer than the chunks asked for: cut at every grid point that leaves room.
+        let sparse = ChunkCuts(pictures: Self.pictures(every: 1.0 / 24, until: 55), shots: [], keyframes: [],
+                               end: MediaTime(value: 55, timescale: 1), length: 5, keyframeGrid: 240).cuts()
+        #expect(sparse.map(\.time.seconds) == [10, 20, 30, 40, 50])
+    }
+
     /// Plans `clip`, encodes every job through the library, assembles, and returns the plan,
     /// the report and a single encode of the same settings.
     static func chunkedAndSingle(

@@ -101,7 +101,9 @@ extension ChunkPlan {
         let shotStarts = shots.shots.dropFirst().map(\.start.seconds)
             .filter { $0 > range.start.seconds && $0 < range.end.seconds }
         let cuts = ChunkCuts(pictures: pictures, shots: shotStarts, keyframes: timeline.keyframeTimes,
-                             end: range.end, length: chunkLength).cuts()
+                             end: range.end, length: chunkLength,
+                             keyframeGrid: settings.config.videoCodec.placesKeyframesAtShots
+                                 ? nil : settings.config.maxKeyFrameInterval).cuts()
         let chunks = Self.chunks(starts: [range.start] + cuts.map(\.time), atShot: [true] + cuts.map(\.atShot),
                                  range: range, pictures: pictures, timeline: timeline, settings: settings)
         // The first chunk fades in and the last fades out on their own: each fade must lie in its chunk.
