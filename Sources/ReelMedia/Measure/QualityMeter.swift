@@ -20,6 +20,11 @@ package struct PlacedRange: Sendable {
 /// encode's picture by `referenceFilter` (scale, rotation, format), so memory stays flat however
 /// long the video is. It measures a target-quality job's samples and its finished outputs.
 package enum QualityMeter {
+    /// How far an output picture's time may fall short of its source picture's: Matroska and
+    /// WebM keep milliseconds, so a 24 fps picture at 83.33 ms is stamped 83 ms and would
+    /// otherwise be paired with the picture before it.
+    static let timestampSlack = 0.001
+
     /// The value of `metric` for every picture of `encoded`'s video, with its time in seconds
     /// from the first picture. `placed` lists the source ranges in output order (no crossfades).
     /// `referenceFilter` brings a source picture to the encode's size and format (e.g.
@@ -43,7 +48,7 @@ package enum QualityMeter {
             let start = origin ?? time
             origin = start
             let seconds = Double(time - start) / 1_000_000
-            let index = placed.lastIndex { $0.outputStart <= seconds + 1e-6 } ?? 0
+            let index = placed.lastIndex { $0.outputStart <= seconds + timestampSlack } ?? 0
             guard placed.indices.contains(index) else { return false }
             if index != rangeIndex {
                 try reference.begin(placed[index].source, continuing: rangeIndex >= 0 && !placed[index].source.needsSeek)
@@ -153,7 +158,7 @@ package enum QualityMeter {
                 if queue.isEmpty && !ended { try readMore() }
                 guard let next = queue.first else { return onScreen }
                 let time = decoder.time(of: next)?.seconds ?? -.infinity
-                if time > seconds + 1e-6, onScreen != nil { return onScreen }
+                if time > seconds + QualityMeter.timestampSlack, onScreen != nil { return onScreen }
                 onScreen = queue.removeFirst()
             }
         }
