@@ -30,10 +30,13 @@ struct FinalEncode {
     }
 
     /// One rate factor per segment from its start, each opening a keyframe (one rate factor,
-    /// the lowest, when the encoder takes only one).
+    /// the lowest, when the encoder takes only one), from the fit's rate factors to the
+    /// encoder's (`VideoCodec.encoderRateFactor(fitted:)`).
     func schedule(segmentRateFactors: [Double]) -> [RateChange] {
         let rounded = segmentRateFactors.map { ($0 * 100).rounded() / 100 }
-        guard perSegment else { return [RateChange(start: 0, constantRateFactor: rounded.min() ?? 23)] }
+        guard perSegment else {
+            return [RateChange(start: 0, constantRateFactor: decision.codec.encoderRateFactor(fitted: rounded.min() ?? 23))]
+        }
         return zip(segments, rounded).map { RateChange(start: $0.outputStart, constantRateFactor: $1) }
     }
 

@@ -55,7 +55,7 @@ struct TargetQualityJob {
             var points: [(crf: Double, value: Double)] = []
             for crf in Self.sampleRateFactors {
                 if flag.isRaised { throw .cancelled }
-                let plan = decision.plan.sample([sample], crf: crf, path: samples.path)
+                let plan = decision.plan.sample([sample], crf: decision.codec.encoderRateFactor(fitted: crf), path: samples.path)
                 let values = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
                     _ = try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: { _ in }).run()
                     return try QualityMeter.measure(
@@ -71,7 +71,8 @@ struct TargetQualityJob {
             measured.append(points.map { [$0.crf, $0.value] })
         }
         let samplingTime = Date().timeIntervalSince(samplingStarted)
-        // FFmpeg 5.1's libx265 cannot change its rate factor mid-stream: one for the whole video.
+        // FFmpeg 5.1's libx265, SVT-AV1 and libvpx cannot change their rate factor mid-stream:
+        // one for the whole video.
         let perSegment = decision.codec == .h264
         let context = FinalEncode(
             job: self, decision: decision, segments: segments, metric: target.metric, videoIndex: videoIndex, perSegment: perSegment)
@@ -101,7 +102,7 @@ struct TargetQualityJob {
             let refined = perSegment
                 ? ScheduleRefinement.windowed(latest, previous: previous, segments: segments, points: points, target: target, length: window)
                 : context.schedule(segmentRateFactors: segments.indices.map { index in
-                    RateFactorFit.corrected(target: target.value, chosen: latest.segmentRateFactors[index],
+                    RateFactorFit.corrected(target: target.value, chosen: decision.codec.fittedRateFactor(encoder: latest.segmentRateFactors[index]),
                                             measured: latest.segmentValues[index], points: points[index], metric: target.metric)
                 })
             previous = latest
@@ -129,7 +130,7 @@ struct TargetQualityJob {
                 TargetQualityReport.Segment(
                     start: segments[index].outputStart, end: segments[index].outputStart + segments[index].duration,
                     constantRateFactor: final.segmentRateFactors[index], achieved: final.segmentValues[index],
-                    samples: measured[index])
+                    samples: measured[index].map { [decision.codec.encoderRateFactor(fitted: $0[0]), $0[1]] })
             },
             schedule: final.schedule.map { [$0.start, $0.constantRateFactor] },
             sampleEncodes: segments.count * Self.sampleRateFactors.count, samplingTime: samplingTime,

@@ -40,6 +40,26 @@ extension VideoCodec {
         }
     }
 
+    /// The encoder's rate factor for one a target-quality fit chose. The fit, its samples and
+    /// its limits work on x264's and x265's own scales; for AV1 and VP9 they work on H.264's,
+    /// mapped by `rateFactor(x264:)` and rounded (SVT-AV1 and libvpx take whole numbers), so
+    /// a step means about the same change in quality for every codec.
+    func encoderRateFactor(fitted: Double) -> Double {
+        switch self {
+        case .h264, .hevc: return fitted
+        case .av1, .vp9: return rateFactor(x264: fitted).rounded()
+        }
+    }
+
+    /// The fit's rate factor for one the encoder was given (undoes `encoderRateFactor`).
+    func fittedRateFactor(encoder: Double) -> Double {
+        switch self {
+        case .h264, .hevc: return encoder
+        case .av1: return (encoder - Self.av1Offset) / Self.av1Slope
+        case .vp9: return (encoder - Self.vp9Offset) / Self.vp9Slope
+        }
+    }
+
     /// How many of this codec's rate-factor steps one H.264 step is.
     var rateFactorScale: Double {
         switch self {
@@ -106,10 +126,6 @@ extension CompressionConfig {
         }
         if tenBit, !fileType.isAnimatedImage, codecs.contains(.h264) {
             throw .invalidConfiguration("10-bit output is for hevc, av1 and vp9: H.264's High 10 plays in too few places")
-        }
-        if targetQuality != nil, let codec = codecs.first(where: { $0 == .av1 || $0 == .vp9 }) {
-            throw .invalidConfiguration("a target quality is not built for \(codec.rawValue) yet: its samples and rate-factor "
-                + "fits are on x264/x265's scale; use a target size or --quality")
         }
     }
 }

@@ -115,10 +115,6 @@ import Testing
         mov.fileType = .mov
         mov.videoCodec = .av1
         #expect(throws: ReelError.self) { try mov.validate() }
-        var quality = Harness.fastConfig(in: try Fixtures.scratchDirectory())
-        quality.videoCodec = .av1
-        quality.targetQuality = TargetQuality(.ssim, 0.97)
-        #expect(throws: ReelError.self) { try quality.validate() }
         var tenBitH264 = Harness.fastConfig(in: try Fixtures.scratchDirectory())
         tenBitH264.tenBit = true
         #expect(throws: ReelError.self) { try tenBitH264.validate() }
