@@ -18,7 +18,12 @@ for ((n = 0; n < jobs; n++)); do "$reel" encode-chunk plan.json --index "$n" -o 
 "$reel" assemble plan.json --chunks chunks -o "joined.$ext" -q
 "$reel" compress "$source" "$@" -o "single.$ext" -q
 video() { ffprobe -v error -select_streams v:0 -show_entries packet=size -of csv=p=0 "$1" | awk '{s += $1} END {print s}'; }
-ssim() { ffmpeg -i "$1" -i "$source" -lavfi '[0:v][1:v]ssim' -f null - 2>&1 | grep -o 'All:[0-9.]*' | cut -d: -f2; }
+# The source from the output's first picture for as long as the output lasts (--start/--end).
+start=$(python3 -c 'import json; print(json.load(open("plan.json"))["range"]["start"]["value"] / json.load(open("plan.json"))["range"]["start"]["timescale"])')
+ssim() {
+  local length; length=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$1")
+  ffmpeg -i "$1" -ss "$start" -t "$length" -i "$source" -lavfi '[0:v][1:v]ssim' -f null - 2>&1 | grep -o 'All:[0-9.]*' | cut -d: -f2
+}
 for file in "single.$ext" "joined.$ext"; do
   echo "$file: file $(stat -c %s "$file") B, video $(video "$file") B, SSIM $(ssim "$file")"
 done
