@@ -26,7 +26,7 @@ ALL=(
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts hls_segments.ts
   damaged_keyframe.mp4 false_entry.mp4 cinematic.mov
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
-  sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4
+  sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4 caret.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -539,6 +539,19 @@ mk_talk_mp4() {
   graph+="testsrc2=s=320x180:r=30:d=15,split[t1][t2];[t1][t2]freezeframes=first=304:last=378:replace=303,format=yuv420p[v]"
   "${FF[@]}" "${inputs[@]}" -filter_complex "$graph" -map "[v]" -map "[a]" \
     "${X264[@]}" -g 60 "${AAC[@]}" -ac 1 -t 15 "${BITEXACT[@]}" "$1"
+}
+
+# A screen recording's pause, 640x360 at 30 fps, 12 s, silent: an editor (grey lines on dark
+# grey) whose text caret (1 x 14 px, white) blinks on 0.6 s and off 0.6 s throughout, as
+# Chromium's does; a 160x90 testsrc2 plays in the corner over [0, 3) and [9, 12). Over [3, 9)
+# only the caret changes: the picture stands still for a viewer. AAC mono 48 kHz (silence).
+mk_caret_mp4() {
+  local lines="" row
+  for row in 40 64 88 112 136 160 184; do lines+="drawbox=x=40:y=$row:w=$((200 + row)):h=10:color=0x8a8a8a:t=fill,"; done
+  "${FF[@]}" -f lavfi -i "color=c=0x1e1e1e:s=640x360:r=30:d=12" -f lavfi -i "testsrc2=s=160x90:r=30:d=12" \
+    -f lavfi -i "anullsrc=r=48000:cl=mono" -filter_complex \
+    "[0:v]${lines}drawbox=x=300:y=136:w=1:h=14:color=white:t=fill:enable='lt(mod(t,1.2),0.6)'[editor];[editor][1:v]overlay=x=440:y=240:enable='not(between(t,3,9))',format=yuv420p[v]" \
+    -map "[v]" -map 2:a "${X264[@]}" -g 60 "${AAC[@]}" -t 12 "${BITEXACT[@]}" "$1"
 }
 
 # --- driver ----------------------------------------------------------------------------------

@@ -128,6 +128,22 @@ import Testing
         Self.expectClose(report.kept, [(0, 10.305), (12.405, 15)], within: 0.1)
     }
 
+    /// caret.mp4: a still editor whose caret blinks (on 0.6 s, off 0.6 s) between two stretches
+    /// of moving picture, all silent. The caret's first blink after the picture stops (at 3.6 s)
+    /// is new; from then on the blinking is a picture seen a moment ago, so the pause over
+    /// [3, 9) is cut to the margin before the picture moves again. Measured against the sample
+    /// before alone, every blink counted and 1.4 s were cut in two pieces.
+    @Test func aBlinkingCaretDoesNotKeepAStillPause() async throws {
+        let source = try await VideoCompressor().probe(try await offPool { try Fixtures.clip("caret.mp4") })
+        var options = DeadAirOptions()
+        options.requiresStillPicture = true
+        let report = try await DeadAirDetector.report(of: source, options: options)
+        #expect(report.cuts.count == 1, "\(report.cuts)")
+        let cut = try #require(report.cuts.first)
+        #expect(cut.start.seconds >= 3.1 && cut.start.seconds <= 3.9, "\(report.cuts)")
+        #expect(abs(cut.end.seconds - 8.8) <= 0.1, "\(report.cuts)")
+    }
+
     @Test func withoutSoundOnlyAStillPictureIsCut() async throws {
         let source = try await VideoCompressor().probe(try await offPool { try Fixtures.clip("no_audio.mp4") })
         let error = await Harness.reelError { _ = try await DeadAirDetector.report(of: source, options: DeadAirOptions()) }

@@ -12,8 +12,9 @@ import ReelSupport
 /// are the widened stretches inside each searched range, and gaps shorter than `minimumPause`
 /// (at a range's edges too) are kept rather than cut.
 struct DeadAirFinder {
-    /// A picture whose share of visibly changed pixels stays at or below this stands still: a
-    /// blinking text cursor and coding noise do not move it.
+    /// A picture whose share of visibly changed pixels stays at or below this stands still:
+    /// coding noise does not move it, and a blinking text caret is no change at all (each
+    /// sample is measured against the most alike of the last two seconds, `StillnessSink`).
     static let stillChange = 0.0002
     /// Dips in the sound shorter than this, in seconds, are part of it: auto-editor's `mincut`
     /// (6 frames at 30 fps).

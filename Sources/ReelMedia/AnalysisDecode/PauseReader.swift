@@ -122,28 +122,46 @@ package enum PauseReader {
 }
 
 /// The sampled pictures of one chunk of the analysis decode, kept as change scores: the share
-/// of pixels whose brightness moved by more than `visibleStep` levels since the sample before.
+/// of pixels whose brightness moved by more than `visibleStep` levels since the most alike of
+/// the samples of the last `recall` seconds. Against the sample before alone, a text caret
+/// blinking in a still editor (3 pixels of the small picture every 0.6 s in Chromium) counted
+/// as the picture changing, and a real screen recording had no still pause to cut; a picture
+/// that was already on screen a moment ago is no change.
 final class StillnessSink: AnalysisPictureSink {
     /// A brightness change a viewer sees (of 255 levels): a typed character of a 1080p screen
     /// changes its pixel of the small picture by about 60; a keyframe re-coding a still screen
     /// by at most about 12.
     static let visibleStep = 20
+    /// Seconds back a sample looks for a picture like itself: longer than a caret's blink (1.06
+    /// to 1.2 s for the whole cycle in common editors) and a spinner's turn.
+    static let recall = 2.0
+
+    /// A sampled picture, its time in seconds.
+    struct Sample {
+        var time: Double
+        var luma: [UInt8]
+    }
 
     private struct State {
         var times: [MediaTime] = []
         var changes: [Double] = []
-        var first: [UInt8]?
-        var last: [UInt8]?
+        /// The chunk's samples within `recall` of its first, to measure again against the
+        /// chunk before once that is known.
+        var leading: [Sample] = []
+        /// The chunk's samples within `recall` of its last.
+        var recent: [Sample] = []
     }
 
     private let state = Mutex(State())
 
     func consume(_ picture: SmallPicture) {
         state.withLock { state in
+            let sample = Sample(time: picture.time.seconds, luma: picture.luma)
             state.times.append(picture.time)
-            state.changes.append(state.last.map { Self.change(from: $0, to: picture.luma) } ?? 1)
-            if state.first == nil { state.first = picture.luma }
-            state.last = picture.luma
+            state.changes.append(Self.change(to: sample, recalling: state.recent))
+            if sample.time - (state.leading.first?.time ?? sample.time) <= Self.recall { state.leading.append(sample) }
+            state.recent.append(sample)
+            state.recent.removeAll { sample.time - $0.time > Self.recall }
         }
     }
 
@@ -151,28 +169,56 @@ final class StillnessSink: AnalysisPictureSink {
         state.withLock { $0 = State() }
     }
 
+    /// The share of `sample`'s pixels that changed visibly since the most alike of the
+    /// `earlier` samples within `recall` before it (1 when there is none).
+    static func change(to sample: Sample, recalling earlier: [Sample]) -> Double {
+        var fewest: Int?
+        // Newest first: a still picture matches the sample before it and ends the search there.
+        for candidate in earlier.reversed() where sample.time - candidate.time <= recall {
+            guard let changed = changedPixels(from: candidate.luma, to: sample.luma, above: fewest) else { continue }
+            fewest = changed
+            if changed == 0 { break }
+        }
+        return fewest.map { Double($0) / Double(max(sample.luma.count, 1)) } ?? 1
+    }
+
     /// The share of pixels that changed visibly between two pictures of the same size (1 when
     /// the sizes differ).
     static func change(from previous: [UInt8], to next: [UInt8]) -> Double {
-        guard previous.count == next.count, !next.isEmpty else { return 1 }
-        var changed = 0
-        for index in next.indices where abs(Int(next[index]) - Int(previous[index])) > visibleStep { changed += 1 }
-        return Double(changed) / Double(next.count)
+        changedPixels(from: previous, to: next, above: nil).map { Double($0) / Double(next.count) } ?? 1
     }
 
-    /// The chunks' scores in time order, each chunk's first sample measured against the last
-    /// sample of the chunk before; times moved to the API's timeline (`origin` is the file's start).
+    /// How many pixels changed visibly between two pictures of the same size; `nil` when the
+    /// sizes differ or the count reaches `limit` (a better match is already known).
+    private static func changedPixels(from previous: [UInt8], to next: [UInt8], above limit: Int?) -> Int? {
+        guard previous.count == next.count, !next.isEmpty else { return nil }
+        var changed = 0
+        for index in next.indices where abs(Int(next[index]) - Int(previous[index])) > visibleStep {
+            changed += 1
+            if let limit, changed >= limit { return nil }
+        }
+        return changed
+    }
+
+    /// The chunks' scores in time order, each chunk's first samples measured again with the
+    /// last ones of the chunk before recalled; times moved to the API's timeline (`origin` is
+    /// the file's start).
     static func joined(_ sinks: [StillnessSink], origin: Double) -> PictureChanges {
         var result = PictureChanges(times: [], changes: [])
-        var previous: [UInt8]?
+        var previous: [Sample] = []
         for sink in sinks {
             let chunk = sink.state.withLock { $0 }
             guard !chunk.times.isEmpty else { continue }
             var changes = chunk.changes
-            if let previous, let first = chunk.first { changes[0] = change(from: previous, to: first) }
+            if !previous.isEmpty {
+                for index in chunk.leading.indices {
+                    changes[index] = change(to: chunk.leading[index], recalling: previous + chunk.leading[..<index])
+                }
+            }
             result.times += chunk.times.map { $0.seconds - origin }
             result.changes += changes
-            previous = chunk.last ?? previous
+            // A chunk shorter than `recall` leaves the one before it within reach.
+            previous = (previous + chunk.recent).filter { (chunk.recent.last?.time ?? 0) - $0.time <= recall }
         }
         return result
     }
