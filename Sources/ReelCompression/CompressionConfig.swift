@@ -63,8 +63,8 @@ public struct CompressionConfig: Sendable, Equatable, Codable {
     public var tenBit = false
     /// A size the output must not exceed: bytes, or a percentage of the source's size
     /// (`reel compress --target-size 25M` or `40%`). The video gets what the audio and the
-    /// container leave, as an average bit rate over two passes (one for AV1 and VP9, whose
-    /// FFmpeg 5.1 wrappers keep no statistics file); an output over the target is
+    /// container leave, as an average bit rate over two passes (one for AV1: FFmpeg 5.1's
+    /// SVT-AV1 wrapper has no second pass); an output over the target is
     /// encoded again (at most twice), so the result is never larger. The preset's own rate
     /// settings give way, except that a preset whose cap already fits is kept as it is, and
     /// the picture (then the frame rate) is made smaller when the budget is too small for it.

@@ -57,8 +57,8 @@ struct TargetSizeJob {
 
         let stats = try StatsFolder(beside: location.temporaryURL)
         defer { stats.remove() }
-        // SVT-AV1 and libvpx-vp9 aim at the average in one pass (FFmpeg 5.1 gives SVT-AV1 no
-        // second pass and libvpx no statistics file); the retries below bring them in.
+        // SVT-AV1 aims at the average in one pass (FFmpeg 5.1 gives it no second pass); the
+        // retries below bring it in.
         let twoPasses = decision.plan.encodesInTwoPasses
         if twoPasses {
             let firstPass = decision.plan.firstPass(statsPath: stats.file)

@@ -219,6 +219,30 @@ import Testing
         #expect(try MediaInfo.probe(result.url).primaryVideo?.frameCount == frames)
     }
 
+    /// VP9 to a target size in two passes (libvpx's statistics kept through the codec context),
+    /// its first second pass within 10% of the target: with each picture taken to last one tick
+    /// of the 1/15360 time base, the first pass recorded 15 360 fps and the second spent a
+    /// 512th of the bits per picture. The realtime deadline (`ultrafast`) makes no first-pass
+    /// statistics and encodes once. Neither leaves its statistics folder behind.
+    @Test(arguments: [(EncoderSpeed.medium, true), (.ultrafast, false)])
+    func targetSizeWithVP9(speed: EncoderSpeed, twoPasses: Bool) async throws {
+        let target: Int64 = 160_000
+        let (result, _, directory) = try await Harness.compress("cfr_audio.mp4") {
+            $0.videoCodec = .vp9
+            $0.fileType = .webm
+            $0.audioCodec = .opus
+            $0.encoderSpeed = speed
+            $0.targetFileSize = .bytes(target)
+        }
+        let report = try #require(result.analytics.targetSize)
+        #expect(report.encodes == report.attempts.count + (twoPasses ? 1 : 0), "\(report.attempts)")
+        #expect(report.achievedBytes <= target && Double(report.achievedBytes) >= 0.9 * Double(target), "\(report.attempts)")
+        let first = try #require(report.attempts.first?.last)
+        #expect(abs(Double(first) / Double(target) - 1) <= 0.1, "\(report.attempts)")
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
+        #expect(hidden.isEmpty, "\(hidden)")
+    }
+
     /// AV1 sources decode with libdav1d: an AV1 output is analysed and re-encoded to H.264.
     @Test func av1SourcesDecodeWithDav1d() async throws {
         #expect(DecoderChoice.decoderName(forCodec: "av1") == "libdav1d")

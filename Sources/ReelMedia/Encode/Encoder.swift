@@ -65,6 +65,9 @@ package struct VideoEncoderSettings: Sendable, Equatable {
 final class Encoder {
     let context: CodecContext
     var pointer: UnsafeMutablePointer<AVCodecContext> { context.pointer }
+    /// Where a first pass whose encoder keeps its statistics in memory (libvpx) writes them
+    /// once flushed; `nil` otherwise.
+    private var firstPassStatistics: String?
 
 
     /// Opens a video encoder for frames of the given geometry, format, color and time base.
@@ -125,7 +128,9 @@ final class Encoder {
                 av_dict_set(&options, "stats", stats, 0)
             }
         }
+        defer { if settings.passesStatisticsInMemory { WebCodecOptions.releaseStatistics(of: context) } }
         try check(avcodec_open2(context, codec, &options), .encode, "avcodec_open2 (\(settings.encoderName))")
+        if settings.passesStatisticsInMemory, let (pass, path) = settings.twoPass, pass == 1 { firstPassStatistics = path }
     }
 
     /// Opens an AAC (or other audio) encoder.
@@ -211,6 +216,7 @@ final class Encoder {
             }
             if !(frame == nil && result == reel_averror_eof()) { try check(result, .encode, "avcodec_send_frame") }
             try receivePackets(into: packet, write)
+            if frame == nil, let path = firstPassStatistics { try WebCodecOptions.saveStatistics(of: pointer, to: path) }
             return
         }
     }

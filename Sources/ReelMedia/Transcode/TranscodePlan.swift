@@ -127,7 +127,7 @@ extension TranscodePlan {
         return plan
     }
 
-    /// Whether the video encoder does two passes with a statistics file (x264, x265).
+    /// Whether the video encoder does two passes with a statistics file (x264, x265, libvpx).
     package var encodesInTwoPasses: Bool { video.encodesInTwoPasses }
 
     /// The video's average bit rate, when the plan has one.
