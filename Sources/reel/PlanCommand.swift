@@ -120,7 +120,11 @@ struct PlanCommand: ReelCommand {
             return
         }
         let atShots = plan.chunks.dropFirst().filter(\.startsAtShot).count
-        Console.printOut("\(shown): \(plan.chunks.count) chunks (\(atShots) of \(plan.chunks.count - 1) cuts at shots)"
+        let config = plan.settings.config
+        let cuts = config.videoCodec.placesKeyframesAtShots
+            ? "\(atShots) of \(plan.chunks.count - 1) cuts at shots"
+            : "cut on \(config.videoCodec.rawValue)'s keyframe grid, every \(config.maxKeyFrameInterval) pictures"
+        Console.printOut("\(shown): \(plan.chunks.count) chunks (\(cuts))"
             + (plan.audioIndex.map { " + audio job \($0)" } ?? "") + ", \(plan.frameCount) pictures")
         for chunk in plan.chunks {
             Console.printOut(String(format: "  %3d  %@-%@  %6d pictures%@", chunk.index,
