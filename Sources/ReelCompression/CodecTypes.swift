@@ -28,7 +28,7 @@ public enum VideoCodec: String, Sendable, Codable, CaseIterable {
     /// Whether the encoder puts its keyframes at shot changes as well as at the interval
     /// (x264's and x265's scenecut). SVT-AV1 1.4 and one-pass libvpx place them only every
     /// `maxKeyFrameInterval` frames: a fixed grid a chunked encode can keep.
-    package var placesKeyframesAtShots: Bool { self == .h264 || self == .hevc }
+    public var placesKeyframesAtShots: Bool { self == .h264 || self == .hevc }
 
     /// Whether this FFmpeg build has the encoder (decided at run time).
     public func isSupported() -> Bool { EncoderAvailability.has(encoderName) }
