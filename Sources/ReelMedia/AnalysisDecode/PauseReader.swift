@@ -182,12 +182,6 @@ final class StillnessSink: AnalysisPictureSink {
         return fewest.map { Double($0) / Double(max(sample.luma.count, 1)) } ?? 1
     }
 
-    /// The share of pixels that changed visibly between two pictures of the same size (1 when
-    /// the sizes differ).
-    static func change(from previous: [UInt8], to next: [UInt8]) -> Double {
-        changedPixels(from: previous, to: next, above: nil).map { Double($0) / Double(next.count) } ?? 1
-    }
-
     /// How many pixels changed visibly between two pictures of the same size; `nil` when the
     /// sizes differ or the count reaches `limit` (a better match is already known).
     private static func changedPixels(from previous: [UInt8], to next: [UInt8], above limit: Int?) -> Int? {
