@@ -185,7 +185,7 @@ package enum HighlightEditor {
             sources.append(piece.range)
             chosenPieces.append(piece)
         }
-        swapInStronger(leftOut, chosen: &chosen, pieces: &chosenPieces, sources: &sources, budget: budget,
+        swapInStronger(leftOut, chosen: &chosen, pieces: &chosenPieces, sources: &sources, budget: budget, longest: longest,
                        editing: editing, cuts: cuts, looks: looks)
         // Room left that no further piece fits: lengthen the chosen ones, within their own
         // material first, then into the footage around them.

@@ -8,9 +8,9 @@ extension HighlightEditor {
     /// to their cores, weakest material first, and goes in when that is room enough. The greedy
     /// fill takes whole runs, so without this a segment nudged a hundredth of a level over the
     /// highlight line (a lead-in at 6.01) could spend the last seconds that a peak at 7.7 needed.
+    /// `longest` is the fill's own limit on one piece.
     static func swapInStronger(_ leftOut: [Piece], chosen: inout [TimeRange], pieces: inout [Piece], sources: inout [TimeRange],
-                               budget: Double, editing: HighlightEditing, cuts: [MediaTime], looks: RepeatFinder) {
-        let longest = max(budget / 4, editing.minimumPiece + 1)
+                               budget: Double, longest: Double, editing: HighlightEditing, cuts: [MediaTime], looks: RepeatFinder) {
         for candidate in leftOut.sorted(by: { $0.strength > $1.strength }) {
             var wanted = snapped(candidate.core ?? candidate.range, to: cuts, within: editing.snapDistance)
             if wanted.duration.seconds > longest { wanted = around(candidate.peak, length: longest, within: wanted) }

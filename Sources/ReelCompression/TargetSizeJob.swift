@@ -210,13 +210,7 @@ struct TargetSizeJob {
 
     /// Seconds of output: the kept ranges, less the crossfades that overlap them.
     private var outputDuration: Double {
-        let lengths = ranges.map { ($0.end - $0.start).seconds }
-        let fade = planner.config.crossfadeDuration
-        let joins = lengths.indices.filter { position in
-            TranscodePlan.dissolves(afterRange: position, of: lengths.count, duration: lengths[position], crossfade: fade,
-                                    cutJoins: planner.cutJoins)
-        }.count
-        return lengths.reduce(0, +) - Double(joins) * fade
+        plan.keptDuration - Double(plan.dissolvingJoins.count) * plan.config.crossfadeDuration
     }
 
     /// `25.0 MB (25000000 bytes)`.
