@@ -139,8 +139,12 @@ import Testing
             return seen
         }
         let seen = try await consumer.value
-        #expect(seen == ["obama.jpg"])
+        // The stream may still hand over an asset the producer finished before it saw the
+        // cancel (AsyncThrowingStream delivers what it buffered), so only the order and the
+        // stop are certain: the first asset, every delivered one kept, the batch not finished.
+        #expect(seen.first == "obama.jpg" && seen.count < assets.count, "\(seen)")
         let stored = try await analyzer.fetchAllAssetIDs()
+        #expect(Set(seen).isSubset(of: Set(stored)), "\(seen) not all in \(stored)")
         #expect(stored.first == "obama.jpg" && stored.count < assets.count, "\(stored)")
     }
 
