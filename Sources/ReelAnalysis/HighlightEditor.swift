@@ -23,6 +23,10 @@ public struct HighlightEditing: Sendable, Equatable {
     /// With a budget that the material at `minimumLevel` cannot fill, whether the next strongest
     /// segments below it fill the rest.
     public var fillsBelowLevel = true
+    /// Whether a reel of a long video (a minute or more of content, three times the budget)
+    /// keeps its story's ending and leaves out closing credits (see `StoryArc`); the analysis's
+    /// own highlights do not.
+    public var spansTheStory = true
 
     /// Level 6: with real variation, about the top third of the video's spread of engagement.
     public static let defaultLevel: Float = 6
@@ -60,10 +64,17 @@ package enum HighlightEditor {
         let edits = EditPoints(boundaries: cuts.map(\.seconds), sound: analysis.sound,
                                bounds: bounds.start.seconds...bounds.end.seconds, snapDistance: editing.snapDistance,
                                minimumPiece: editing.minimumPiece)
+        let arc = editing.spansTheStory ? StoryArc(segments: segments, bounds: bounds, mergeGap: editing.mergeGap,
+                                                          highlightLevel: editing.minimumLevel) : nil
         guard let budget = editing.budget else {
-            let pieces = merged(candidates.map { snapped($0.range, to: cuts, within: editing.snapDistance) }, gap: editing.mergeGap)
+            var pieces = merged(candidates.map { snapped($0.range, to: cuts, within: editing.snapDistance) }, gap: editing.mergeGap)
+            if let arc, arc.applies(toReelOf: total(pieces)) {
+                pieces = withEnding(pieces, arc: arc, editing: editing, bounds: bounds, quality: quality, cuts: cuts)
+            }
             return merged(edits.refined(pieces, budget: nil), gap: 0.05)
         }
+        let story = arc.flatMap { $0.applies(toReelOf: budget) ? $0 : nil }
+        if let story { candidates.removeAll { story.isCredits($0.range) } }
         // Not enough material above the level: the next strongest segments fill the budget.
         if editing.minimumLevel > 0, editing.fillsBelowLevel {
             // Each lower segment on its own (joined into runs they would make one long piece).
@@ -73,7 +84,8 @@ package enum HighlightEditor {
             }
             candidates += lower
         }
-        let pieces = fill(budget: budget, from: candidates, editing: editing, bounds: bounds, cuts: cuts, looks: looks)
+        let ending = story?.endingPiece(editing: editing, bounds: bounds, quality: quality)
+        let pieces = fill(budget: budget, from: candidates, ending: ending, editing: editing, bounds: bounds, cuts: cuts, looks: looks)
         return merged(edits.refined(pieces, budget: budget, joinOverlap: editing.crossfade), gap: 0.05)
     }
 
@@ -125,10 +137,10 @@ package enum HighlightEditor {
     }
 
     /// The strongest pieces that fit the budget, in time order: first the best of each third of
-    /// the video that has a piece nearly as strong as the best overall, then greedily the
-    /// strongest, each discounted for every chosen piece nearby; each piece at most a quarter
-    /// of the budget (cut around its peak).
-    static func fill(budget: Double, from candidates: [Piece], editing: HighlightEditing, bounds: TimeRange,
+    /// the video that has a piece nearly as strong as the best overall, and the story's
+    /// `ending`; then greedily the strongest, each discounted for
+    /// every chosen piece nearby; each piece at most a quarter of the budget (cut around its peak).
+    static func fill(budget: Double, from candidates: [Piece], ending: Piece? = nil, editing: HighlightEditing, bounds: TimeRange,
                      cuts: [MediaTime], looks: RepeatFinder) -> [TimeRange] {
         guard let best = candidates.map(\.strength).max() else { return [] }
         let length = bounds.duration.seconds
@@ -144,6 +156,9 @@ package enum HighlightEditor {
             }
         }
         order.sort { $0.strength > $1.strength }
+        // The ending comes right after the strongest moment: a reel too short for every third
+        // still closes on the story's close rather than on its climax.
+        if let ending { order.insert(ending, at: min(1, order.count)) }
         var rest = candidates.filter { piece in !order.contains { $0.range == piece.range } }
         let longest = max(budget / 4, editing.minimumPiece + 1)
         // Nearby moments are worth less once one is in: 40% less within a twentieth of the video.

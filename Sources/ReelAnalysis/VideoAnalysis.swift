@@ -207,6 +207,7 @@ package enum HighlightSelector {
     /// `HighlightEditing.defaultLevel`), cut as an editor would, in time order.
     package static func highlights(_ analysis: VideoAnalysis, minimumLevel: Float?) -> [TimeRange] {
         var editing = HighlightEditing()
+        editing.spansTheStory = false
         if let minimumLevel { editing.minimumLevel = minimumLevel }
         return HighlightEditor.pieces(analysis, editing: editing)
     }

@@ -8,8 +8,8 @@ import Testing
     static func seconds(_ value: Double) -> MediaTime { MediaTime(seconds: value, timescale: 1000) }
 
     /// An analysis of consecutive segments (start, end, level, look); each look is the value of
-    /// every byte of its samples' signatures, sampled every 0.25 s.
-    static func analysis(_ parts: [(Double, Double, Float, UInt8)], cuts: [Double] = []) -> VideoAnalysis {
+    /// every byte of its samples' signatures, sampled every `sampleEvery` seconds.
+    static func analysis(_ parts: [(Double, Double, Float, UInt8)], cuts: [Double] = [], sampleEvery: Double = 0.25) -> VideoAnalysis {
         var samples: [SampleSignature] = []
         let segments = parts.map { part in
             var time = part.0
@@ -17,7 +17,7 @@ import Testing
                 // A little variation per sample so only the same look matches across pieces.
                 let wobble = UInt8(Int(time * 4) % 2)
                 samples.append(SampleSignature(time: seconds(time), signature: [UInt8](repeating: part.3 &+ wobble, count: 224)))
-                time += 0.25
+                time += sampleEvery
             }
             var segment = EngagementSegment(timeRange: TimeRange(start: seconds(part.0), end: seconds(part.1)), level: part.2,
                                             features: EngagementScoringTests.features())
