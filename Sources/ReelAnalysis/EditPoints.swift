@@ -38,28 +38,56 @@ struct EditPoints {
                 let shortest = min(minimumPiece, end - start)
                 let previousEnd = index > 0 ? pieces[index - 1].1 : bounds.lowerBound
                 let nextStart = index + 1 < pieces.count ? pieces[index + 1].0 : bounds.upperBound
-                switch side {
-                case .end:
-                    let low = max(end - reachInward, start + shortest), high = min(end + min(reachOutward, room), nextStart)
-                    pieces[index].1 = cut(end, side: .end, within: min(low, end)...max(high, end))
-                case .start:
-                    let low = max(start - min(reachOutward, room), previousEnd), high = min(start + reachInward, end - shortest)
-                    pieces[index].0 = cut(start, side: .start, within: min(low, start)...max(high, start))
+                func point(reaching outward: Double, inward: Double) -> CutPoint {
+                    switch side {
+                    case .end:
+                        let low = max(end - inward, start + shortest), high = min(end + min(outward, room), nextStart)
+                        return cut(end, side: .end, within: min(low, end)...max(high, end))
+                    case .start:
+                        let low = max(start - min(outward, room), previousEnd), high = min(start + inward, end - shortest)
+                        return cut(start, side: .start, within: min(low, start)...max(high, start))
+                    }
                 }
+                var chosen = point(reaching: reachOutward, inward: reachInward)
+                // Only the quietest moment within reach: a boundary or a pause within twice the
+                // reach outward (room allowing) is better, else one further inward, giving up at
+                // most a third of the piece (a budget's piece cut around its peak often has no
+                // room outward). The film's piece that began mid-shot 3.3 s after the previous
+                // piece's last cut now begins on that cut.
+                if chosen.kind == .quietest {
+                    let farther = point(reaching: 2 * reachOutward, inward: max(reachInward, (end - start) / 3))
+                    if farther.kind == .clean { chosen = farther }
+                }
+                if side == .end { pieces[index].1 = chosen.time } else { pieces[index].0 = chosen.time }
             }
         }
         return pieces.map { TimeRange(start: Self.time($0.0), end: Self.time($0.1)) }
     }
 
+    /// A cut point and what kind it is.
+    struct CutPoint {
+        enum Kind {
+            /// A shot boundary, a pause, the video's edge (or, without sound, the picture's cut).
+            case clean
+            /// A gap between sounds: lower than around it, not a pause.
+            case low
+            /// The quietest moment near the edge: nothing better was within reach.
+            case quietest
+        }
+        var time: Double
+        var kind: Kind
+    }
+
     /// Where an edge at `time` should be cut, inside `allowed`.
-    func cut(_ time: Double, side: Side, within allowed: ClosedRange<Double>) -> Double {
+    func cut(_ time: Double, side: Side, within allowed: ClosedRange<Double>) -> CutPoint {
         // The video's own start and end need no cut point.
         if (side == .start && time <= bounds.lowerBound + 0.01) || (side == .end && time >= bounds.upperBound - 0.01) {
-            return time
+            return CutPoint(time: time, kind: .clean)
         }
         guard let sound, sound.hasSound else {
+            // Without sound a fixed camera's edges stay where they are (its joins dissolve).
             let nearest = boundaries.filter { allowed.contains($0) }.min { abs($0 - time) < abs($1 - time) }
-            return nearest.flatMap { abs($0 - time) <= snapDistance ? $0 : nil } ?? time
+            return CutPoint(time: nearest.flatMap { abs($0 - time) <= snapDistance ? $0 : nil } ?? time, kind: .clean)
         }
         // Moving outward lengthens the piece (lets a sentence finish): it costs less.
         func cost(_ candidate: Double) -> Double {
@@ -85,17 +113,17 @@ struct EditPoints {
             }
             candidates.append((point, cost(point) - (length >= 0.3 ? 0.2 : 0)))
         }
-        if let best = candidates.min(by: { $0.cost < $1.cost }) { return best.time }
+        if let best = candidates.min(by: { $0.cost < $1.cost }) { return CutPoint(time: best.time, kind: .clean) }
         // No pause within reach (a film's score, sound effects): a shot boundary, as without
         // sound (the join's short crossfade carries the sound over), the closer the better;
         // else the gap between words or sounds cheapest to reach; else the quietest moment near.
         if let boundary = boundaries.filter({ allowed.contains($0) }).min(by: { cost($0) < cost($1) }) {
-            return boundary
+            return CutPoint(time: boundary, kind: .clean)
         }
-        if let gap = sound.lows(in: allowed).min(by: { cost($0) < cost($1) }) { return gap }
+        if let gap = sound.lows(in: allowed).min(by: { cost($0) < cost($1) }) { return CutPoint(time: gap, kind: .low) }
         let near = max(allowed.lowerBound, time - 0.5)...min(allowed.upperBound, time + 0.5)
-        guard near.lowerBound <= near.upperBound else { return time }
-        return sound.quietest(in: near) ?? time
+        guard near.lowerBound <= near.upperBound else { return CutPoint(time: time, kind: .quietest) }
+        return CutPoint(time: sound.quietest(in: near) ?? time, kind: .quietest)
     }
 
     /// Whether the sound around `time` is quiet or clearly lower than around it.

@@ -66,6 +66,21 @@ import Testing
         #expect(abs(boundary[0].start.seconds - 4.6) < 1e-6, "\(boundary)")
     }
 
+    /// Nothing but even music within reach: a boundary twice as far out is the cut, and a piece
+    /// with no room to grow (a budget's) gives up to a third of itself inward to start on one.
+    /// (A low in the sound within reach is kept: see the test above.)
+    @Test func withNothingCleanInReachAnEdgeLooksFartherForABoundary() {
+        let flat = SoundEnvelope(start: 0, step: 0.02, levels: [Int8](repeating: -20, count: 600), typical: -20)
+        let outward = EditPoints(boundaries: [1, 3.5, 11], sound: flat, bounds: 0...12).refined([range(6, 10)], budget: nil)
+        #expect(abs(outward[0].start.seconds - 3.5) < 1e-6, "\(outward)")
+        // A 6 s piece filling its budget: a boundary 1.6 s in (past the usual 1 s reach).
+        let inward = EditPoints(boundaries: [1, 5.6, 11.5], sound: flat, bounds: 0...12).refined([range(4, 10)], budget: 6)
+        #expect(abs(inward[0].start.seconds - 5.6) < 1e-6 && inward[0].duration.seconds <= 6 + 1e-6, "\(inward)")
+        // Farther than a third of the piece, the edge stays where it was.
+        let none = EditPoints(boundaries: [1, 6.5, 11.5], sound: flat, bounds: 0...12).refined([range(4, 10)], budget: 6)
+        #expect(none[0].start.seconds < 4.6, "\(none)")
+    }
+
     @Test func anEnvelopeSurvivesASavedAnalysis() throws {
         var analysis = HighlightEditorTests.analysis([(0, 4, 7, 10)])
         analysis.sound = Self.envelope(seconds: 4, pauses: [1...2])
