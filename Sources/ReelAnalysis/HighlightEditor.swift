@@ -79,13 +79,16 @@ package enum HighlightEditor {
         if editing.minimumLevel > 0, editing.fillsBelowLevel {
             // Each lower segment on its own (joined into runs they would make one long piece).
             // They rank below the highlights; repeats among them are caught as they are chosen.
-            let lower = segments.filter { $0.level < editing.minimumLevel }.flatMap { segment in
+            // Level 0 (a fade from black, silence, the video's dullest stretch) fills nothing:
+            // the budget is a limit, and a shorter reel beats one padded with it.
+            let lower = segments.filter { $0.level > 0 && $0.level < editing.minimumLevel }.flatMap { segment in
                 runs([segment], at: 0, editing: editing, bounds: bounds, quality: quality)
             }
             candidates += lower
         }
         let ending = story?.endingPiece(editing: editing, bounds: bounds, quality: quality)
-        let pieces = fill(budget: budget, from: candidates, ending: ending, editing: editing, bounds: bounds, cuts: cuts, looks: looks)
+        let pieces = fill(budget: budget, from: candidates, ending: ending, editing: editing, bounds: bounds,
+                          watchable: watchable(segments), cuts: cuts, looks: looks)
         return merged(edits.refined(pieces, budget: budget, joinOverlap: editing.crossfade), gap: 0.05)
     }
 
@@ -141,7 +144,7 @@ package enum HighlightEditor {
     /// `ending`; then greedily the strongest, each discounted for
     /// every chosen piece nearby; each piece at most a quarter of the budget (cut around its peak).
     static func fill(budget: Double, from candidates: [Piece], ending: Piece? = nil, editing: HighlightEditing, bounds: TimeRange,
-                     cuts: [MediaTime], looks: RepeatFinder) -> [TimeRange] {
+                     watchable: [TimeRange]? = nil, cuts: [MediaTime], looks: RepeatFinder) -> [TimeRange] {
         guard let best = candidates.map(\.strength).max() else { return [] }
         let length = bounds.duration.seconds
         var order: [Piece] = []
@@ -204,7 +207,9 @@ package enum HighlightEditor {
                        editing: editing, cuts: cuts, looks: looks)
         // Room left that no further piece fits: lengthen the chosen ones, within their own
         // material first, then into the footage around them.
-        for limits in [sources, chosen.map { _ in bounds }] {
+        // The footage around a piece ends where level 0 begins (a fade, silence): no padding.
+        let around = chosen.map { piece in (watchable ?? [bounds]).first { $0.start <= piece.start && piece.end <= $0.end } ?? piece }
+        for limits in [sources, around] {
             for index in chosen.indices {
                 let room = budget + Double(chosen.count - 1) * editing.crossfade - total(chosen)
                 guard room > 0.05 else { break }
@@ -214,6 +219,11 @@ package enum HighlightEditor {
         let result = merged(chosen, gap: editing.mergeGap)
         // Merging across gaps adds their seconds: trim the last piece if that overshoots.
         return trimmed(result, budget: budget, crossfade: editing.crossfade)
+    }
+
+    /// The stretches of touching segments above level 0.
+    static func watchable(_ segments: [EngagementSegment]) -> [TimeRange] {
+        merged(segments.filter { $0.level > 0 }.map(\.timeRange), gap: 0.01)
     }
 
     /// `range` grown by up to `seconds`, alternately at each end, inside `limits` and without

@@ -188,6 +188,17 @@ import Testing
         #expect(HighlightEditor.pieces(analysis, editing: editing).isEmpty)
     }
 
+    /// The trailer's 30 s reel opened on 2.75 s of its fade-in (level 0) before the title:
+    /// level-0 material never pads a budget, as a piece of its own or grown into.
+    @Test func levelZeroNeverFillsABudget() {
+        let parts: [(Double, Double, Float, UInt8)] = [(0, 4, 0, 10), (4, 10, 8, 20), (10, 14, 2, 30), (14, 20, 0, 40), (20, 24, 7, 50)]
+        var editing = HighlightEditing()
+        editing.budget = 20
+        let pieces = HighlightEditor.pieces(Self.analysis(parts), editing: editing)
+        #expect(!pieces.contains { $0.start.seconds < 3.9 || ($0.start.seconds < 19.9 && $0.end.seconds > 14.1) }, "\(Self.pairs(pieces))")
+        #expect(pieces.contains { $0.start.seconds < 11 && $0.end.seconds > 13 }, "the level 2 fills: \(Self.pairs(pieces))")
+    }
+
     @Test func aHighlightsTileShowsItsBestPictureNotItsMiddle() {
         var analysis = Self.analysis([(0, 4, 8, 10), (4, 8, 8, 20), (8, 12, 1, 30)])
         analysis.segments[0].posterTime = Self.seconds(1)
