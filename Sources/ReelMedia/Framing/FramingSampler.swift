@@ -63,6 +63,7 @@ package struct FramingSampler {
             if position == 0 && !range.needsSeek { try input.rewind() }
             decoder.flushBuffers()
             var tracker = CutTracker()
+            var previousTime: MediaTime?
             var nextSample = range.start.seconds
             var nextFaces = range.start.seconds
             var finished = false
@@ -70,8 +71,12 @@ package struct FramingSampler {
                 guard let time = decoder.time(of: frame) else { return true }
                 if time >= range.end { finished = true; return false }
                 guard time >= range.start, !frame.isDamaged else { return true }
-                let cut = tracker.isCut(after: LumaGrid(frame: frame.pointer, patch: 8))
-                if cut { cuts.append(time) }
+                let verdict = tracker.verdict(after: LumaGrid(frame: frame.pointer, patch: 8))
+                defer { previousTime = time }
+                if verdict == .previousWasCut, let previousTime { cuts.append(previousTime) }
+                if verdict == .cut { cuts.append(time) }
+                // A cut found a picture late still gets this picture looked at, as the new shot's first.
+                let cut = verdict != .none
                 guard cut || time.seconds >= nextSample - 1e-6 else { return true }
                 nextSample = time.seconds + interval
                 let made: (small: Downscaler, gray: Downscaler)
