@@ -20,6 +20,22 @@ enum FrameProbe {
         return result
     }
 
+    /// The block means of the last frame the file decodes to (read from the start: for short
+    /// outputs, where "the frame at the duration minus one frame" depends on how the duration
+    /// was counted).
+    static func lastFrame(of url: URL, columns: Int = 8, rows: Int = 8) throws(MediaFailure) -> [Float] {
+        let input = try InputFile(url: url)
+        guard let index = input.bestStream(AVMEDIA_TYPE_VIDEO) else { throw .noVideoStream }
+        let decoder = try Decoder(input: input, streamIndex: index)
+        var result: [Float]?
+        try decoder.forEachFrame(in: input) { frame in
+            result = blockMeans(frame.pointer, columns: columns, rows: rows)
+            return true
+        }
+        guard let result else { throw .failed(.decode, "avcodec_receive_frame", "no frame decoded") }
+        return result
+    }
+
     /// The block means of the first frame at or after `seconds`.
     static func frame(of url: URL, at seconds: Double, columns: Int = 8, rows: Int = 8) throws(MediaFailure) -> [Float] {
         let input = try InputFile(url: url)
