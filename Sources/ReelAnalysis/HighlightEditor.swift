@@ -141,8 +141,9 @@ package enum HighlightEditor {
 
     /// The strongest pieces that fit the budget, in time order: first the best of each third of
     /// the video that has a piece nearly as strong as the best overall, and the story's
-    /// `ending`; then greedily the strongest, each discounted for
-    /// every chosen piece nearby; each piece at most a quarter of the budget (cut around its peak).
+    /// `ending`; then greedily the strongest, each discounted for every chosen piece nearby;
+    /// each piece at most a quarter of the budget (cut around its peak). Pieces grow into the
+    /// `watchable` footage around them only (all of `bounds` when nil).
     static func fill(budget: Double, from candidates: [Piece], ending: Piece? = nil, editing: HighlightEditing, bounds: TimeRange,
                      watchable: [TimeRange]? = nil, cuts: [MediaTime], looks: RepeatFinder) -> [TimeRange] {
         guard let best = candidates.map(\.strength).max() else { return [] }

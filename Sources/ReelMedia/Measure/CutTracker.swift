@@ -27,14 +27,6 @@ struct CutTracker {
         case previousWasCut
     }
 
-    /// Whether the picture of `grid` starts a new shot.
-    mutating func isCut(after grid: LumaGrid?) -> Bool {
-        guard let grid else { return false }
-        defer { previousGrid = grid }
-        guard let previousGrid else { return false }
-        return isCut(change: grid.difference(to: previousGrid))
-    }
-
     /// Whether a picture whose change from the one before is `change` starts a new shot.
     mutating func isCut(change: Double) -> Bool {
         defer {
