@@ -1,4 +1,5 @@
 #include "reel_faces.h"
+#include "hog_avx2.h"
 #include "shim_support.h"
 
 #include <dlib/dnn.h>
@@ -6,12 +7,14 @@
 #include <dlib/image_processing/frontal_face_detector.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <unistd.h>
 #include <exception>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -87,6 +90,22 @@ dlib::frontal_face_detector load_detector() {
 // Each thread needs its own detector; copies of this one are cheap (under 0.1 ms).
 const dlib::frontal_face_detector &detector_prototype() {
     static const dlib::frontal_face_detector prototype = load_detector();
+    return prototype;
+}
+
+// The same detector built for AVX2 (hog_avx2.h), made from the prototype's serialized bytes;
+// null where the CPU lacks AVX2 or FMA, or the bytes did not load.
+const reel_faces::avx2_detector *avx2_prototype() {
+    static const reel_faces::avx2_detector *prototype = []() -> const reel_faces::avx2_detector * {
+        if (!reel_faces::avx2_available()) return nullptr;
+        try {
+            std::ostringstream bytes;
+            dlib::serialize(detector_prototype(), bytes);
+            return reel_faces::avx2_detector_from(bytes.str());
+        } catch (...) {
+            return nullptr;
+        }
+    }();
     return prototype;
 }
 
@@ -256,17 +275,31 @@ void describe_faces(reel_face_engine &engine, const dlib::matrix<dlib::rgb_pixel
 
 struct reel_face_finder {
     dlib::frontal_face_detector detector = detector_prototype();
+    // The AVX2 build's copy, when the CPU runs it: gray searches go there.
+    std::unique_ptr<reel_faces::avx2_detector, void (*)(reel_faces::avx2_detector *)> fast{nullptr, reel_faces::avx2_detector_free};
 };
 
 extern "C" reel_face_finder *reel_face_finder_create(char *error, size_t error_size) {
+    return reel_face_finder_create_using(1, error, error_size);
+}
+
+extern "C" reel_face_finder *reel_face_finder_create_using(int vector_extensions, char *error, size_t error_size) {
     try {
-        return new reel_face_finder();
+        auto finder = std::make_unique<reel_face_finder>();
+        if (vector_extensions != 0) {
+            if (const auto *prototype = avx2_prototype()) finder->fast.reset(reel_faces::avx2_detector_copy(*prototype));
+        }
+        return finder.release();
     } catch (const std::exception &failure) {
         write_error(error, error_size, failure.what());
     } catch (...) {
         write_error(error, error_size, "unknown error creating the face detector");
     }
     return nullptr;
+}
+
+extern "C" int reel_face_finder_is_vectorized(const reel_face_finder *finder) {
+    return finder != nullptr && finder->fast ? 1 : 0;
 }
 
 extern "C" void reel_face_finder_free(reel_face_finder *finder) { delete finder; }
@@ -278,26 +311,31 @@ extern "C" int reel_face_finder_find(reel_face_finder *finder, const uint8_t *gr
         return -1;
     }
     try {
-        dlib::array2d<unsigned char> picture(height, width);
-        for (int row = 0; row < height; ++row) {
-            std::memcpy(&picture[row][0], gray + static_cast<size_t>(row) * stride, static_cast<size_t>(width));
+        // (left, top, right, bottom, confidence), right and bottom exclusive.
+        std::vector<std::array<double, 5>> detections;
+        if (finder->fast) {
+            reel_faces::avx2_detect(*finder->fast, gray, width, height, stride, detections);
+        } else {
+            dlib::array2d<unsigned char> picture(height, width);
+            for (int row = 0; row < height; ++row) {
+                std::memcpy(&picture[row][0], gray + static_cast<size_t>(row) * stride, static_cast<size_t>(width));
+            }
+            std::vector<dlib::rect_detection> found;
+            finder->detector(picture, found, 0.0);
+            for (const auto &detection : found) {
+                detections.push_back({static_cast<double>(detection.rect.left()), static_cast<double>(detection.rect.top()),
+                                      static_cast<double>(detection.rect.right() + 1),
+                                      static_cast<double>(detection.rect.bottom() + 1), detection.detection_confidence});
+            }
         }
-        std::vector<dlib::rect_detection> detections;
-        finder->detector(picture, detections, 0.0);
         std::sort(detections.begin(), detections.end(),
-                  [](const dlib::rect_detection &a, const dlib::rect_detection &b) {
-                      return a.detection_confidence > b.detection_confidence;
-                  });
+                  [](const std::array<double, 5> &a, const std::array<double, 5> &b) { return a[4] > b[4]; });
         int found = 0;
         for (const auto &detection : detections) {
-            if (detection.detection_confidence < minimum_score) continue;
+            if (detection[4] < minimum_score) continue;
             if (found < capacity) {
                 float *box = boxes + static_cast<size_t>(found) * 5;
-                box[0] = static_cast<float>(detection.rect.left());
-                box[1] = static_cast<float>(detection.rect.top());
-                box[2] = static_cast<float>(detection.rect.right() + 1);
-                box[3] = static_cast<float>(detection.rect.bottom() + 1);
-                box[4] = static_cast<float>(detection.detection_confidence);
+                for (int value = 0; value < 5; ++value) box[value] = static_cast<float>(detection[value]);
             }
             ++found;
         }

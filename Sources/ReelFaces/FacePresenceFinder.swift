@@ -8,17 +8,23 @@ import ReelSupport
 package final class FacePresenceFinder {
     private let finder: OpaquePointer
 
-    /// A finder; `nil` if dlib could not create its detector.
-    package init?() {
+    /// A finder; `nil` if dlib could not create its detector. Gray pictures are searched by the
+    /// detector built for AVX2 where the CPU has it, unless `vectorExtensions` is false.
+    package init?(vectorExtensions: Bool = true) {
         DetectorCache.install()
         var message = [CChar](repeating: 0, count: 256)
-        guard let created = message.withUnsafeMutableBufferPointer({ reel_face_finder_create($0.baseAddress, $0.count) }) else {
+        guard let created = message.withUnsafeMutableBufferPointer({
+            reel_face_finder_create_using(vectorExtensions ? 1 : 0, $0.baseAddress, $0.count)
+        }) else {
             return nil
         }
         finder = created
     }
 
     deinit { reel_face_finder_free(finder) }
+
+    /// Whether gray pictures go to the detector built for AVX2.
+    package var usesVectorExtensions: Bool { reel_face_finder_is_vectorized(finder) != 0 }
 
     /// The faces in an 8-bit gray picture, best first, as boxes normalized to 0...1 with their
     /// detection scores; empty when detection fails.
