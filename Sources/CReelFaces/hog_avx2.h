@@ -26,6 +26,11 @@ void avx2_detector_free(avx2_detector *detector);
 void avx2_detect(avx2_detector &detector, const uint8_t *gray, int width, int height, int stride,
                  std::vector<std::array<double, 5>> &found);
 
+// The same for a packed RGB picture enlarged `upsample` times first (each doubling finds faces
+// half as large), the boxes in the picture's own pixels.
+void avx2_detect_rgb(avx2_detector &detector, const uint8_t *rgb, int width, int height, int stride, int upsample,
+                     std::vector<std::array<double, 5>> &found);
+
 }  // namespace reel_faces
 
 #endif

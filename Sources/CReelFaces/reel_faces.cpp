@@ -174,6 +174,23 @@ std::vector<dlib::rect_detection> find_faces(dlib::frontal_face_detector &detect
     return kept;
 }
 
+// Detections as (left, top, right, bottom, confidence), best first from `minimum_score` up,
+// written into `boxes` (at most `capacity`, five floats each); how many there were.
+int write_boxes(std::vector<std::array<double, 5>> &detections, double minimum_score, float *boxes, int capacity) {
+    std::sort(detections.begin(), detections.end(),
+              [](const std::array<double, 5> &a, const std::array<double, 5> &b) { return a[4] > b[4]; });
+    int found = 0;
+    for (const auto &detection : detections) {
+        if (detection[4] < minimum_score) continue;
+        if (found < capacity) {
+            float *box = boxes + static_cast<size_t>(found) * 5;
+            for (int value = 0; value < 5; ++value) box[value] = static_cast<float>(detection[value]);
+        }
+        ++found;
+    }
+    return found;
+}
+
 // The faces HOG finds in a packed RGB picture, written as (left, top, right, bottom, score)
 // into `boxes` (at most `capacity`); how many were found, or -1 with a message in `error`.
 int find_rgb_boxes(dlib::frontal_face_detector &detector, const uint8_t *rgb, int width, int height, int stride,
@@ -328,18 +345,7 @@ extern "C" int reel_face_finder_find(reel_face_finder *finder, const uint8_t *gr
                                       static_cast<double>(detection.rect.bottom() + 1), detection.detection_confidence});
             }
         }
-        std::sort(detections.begin(), detections.end(),
-                  [](const std::array<double, 5> &a, const std::array<double, 5> &b) { return a[4] > b[4]; });
-        int found = 0;
-        for (const auto &detection : detections) {
-            if (detection[4] < minimum_score) continue;
-            if (found < capacity) {
-                float *box = boxes + static_cast<size_t>(found) * 5;
-                for (int value = 0; value < 5; ++value) box[value] = static_cast<float>(detection[value]);
-            }
-            ++found;
-        }
-        return found;
+        return write_boxes(detections, minimum_score, boxes, capacity);
     } catch (const std::exception &failure) {
         write_error(error, error_size, failure.what());
     } catch (...) {
@@ -353,6 +359,22 @@ extern "C" int reel_face_finder_find_rgb(reel_face_finder *finder, const uint8_t
                                          char *error, size_t error_size) {
     if (finder == nullptr) {
         write_error(error, error_size, "no face finder");
+        return -1;
+    }
+    if (finder->fast) {
+        if (!valid_picture(rgb, width, height, stride, 3)) {
+            write_error(error, error_size, "invalid picture");
+            return -1;
+        }
+        try {
+            std::vector<std::array<double, 5>> detections;
+            reel_faces::avx2_detect_rgb(*finder->fast, rgb, width, height, stride, upsample, detections);
+            return write_boxes(detections, minimum_score, boxes, capacity);
+        } catch (const std::exception &failure) {
+            write_error(error, error_size, failure.what());
+        } catch (...) {
+            write_error(error, error_size, "unknown error while finding faces");
+        }
         return -1;
     }
     return find_rgb_boxes(finder->detector, rgb, width, height, stride, upsample, minimum_score, boxes, capacity,

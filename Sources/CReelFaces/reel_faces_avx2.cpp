@@ -69,6 +69,7 @@
 #define DLIB_HAVE_AVX
 #define dlib reel_dlib_avx2
 #include <dlib/image_processing/frontal_face_detector.h>
+#include <dlib/image_transforms.h>
 #include <dlib/serialize.h>
 
 namespace reel_faces {
@@ -102,6 +103,26 @@ void detect(reel_faces::avx2_detector &detector, const uint8_t *gray, int width,
     }
 }
 
+void detect_rgb(reel_faces::avx2_detector &detector, const uint8_t *rgb, int width, int height, int stride, int upsample,
+                std::vector<std::array<double, 5>> &found) {
+    reel_dlib_avx2::matrix<reel_dlib_avx2::rgb_pixel> picture(height, width);
+    for (int row = 0; row < height; ++row) {
+        std::memcpy(&picture(row, 0), rgb + static_cast<size_t>(row) * stride, static_cast<size_t>(width) * 3);
+    }
+    reel_dlib_avx2::pyramid_down<2> pyramid;
+    const unsigned levels = static_cast<unsigned>(std::max(upsample, 0));
+    for (unsigned level = 0; level < levels; ++level) reel_dlib_avx2::pyramid_up(picture, pyramid);
+    std::vector<reel_dlib_avx2::rect_detection> detections;
+    detector.detector(picture, detections, 0.0);
+    found.clear();
+    for (const auto &detection : detections) {
+        reel_dlib_avx2::rectangle rect = detection.rect;
+        if (levels > 0) rect = pyramid.rect_down(detection.rect, levels);
+        found.push_back({static_cast<double>(rect.left()), static_cast<double>(rect.top()), static_cast<double>(rect.right() + 1),
+                         static_cast<double>(rect.bottom() + 1), detection.detection_confidence});
+    }
+}
+
 }  // namespace
 
 #undef dlib
@@ -126,6 +147,11 @@ void avx2_detector_free(avx2_detector *detector) { delete detector; }
 void avx2_detect(avx2_detector &detector, const uint8_t *gray, int width, int height, int stride,
                  std::vector<std::array<double, 5>> &found) {
     detect(detector, gray, width, height, stride, found);
+}
+
+void avx2_detect_rgb(avx2_detector &detector, const uint8_t *rgb, int width, int height, int stride, int upsample,
+                     std::vector<std::array<double, 5>> &found) {
+    detect_rgb(detector, rgb, width, height, stride, upsample, found);
 }
 
 }  // namespace reel_faces

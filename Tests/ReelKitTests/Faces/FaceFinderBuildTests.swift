@@ -36,6 +36,27 @@ import Testing
         #expect(faces >= 5, "a face in each portrait")
     }
 
+    /// The colour search the face index uses, enlarged once and not.
+    @Test func colourSearchesGiveTheSameFaces() throws {
+        let fast = try #require(FacePresenceFinder())
+        let baseline = try #require(FacePresenceFinder(vectorExtensions: false))
+        var faces = 0
+        for name in ["obama.jpg", "obama2.jpg", "biden.jpg", "astronaut.png"] {
+            let picture = try PictureReader.image(at: try FaceFixtures.photo(name), maximumSide: 400)
+            for upsample in [0, 1] {
+                let one = try fast.faces(in: picture, upsample: upsample, minimumScore: -0.5)
+                let other = try baseline.faces(in: picture, upsample: upsample, minimumScore: -0.5)
+                #expect(one.count == other.count, "\(name) x\(upsample): \(one) against \(other)")
+                for (a, b) in zip(one, other) {
+                    #expect([a.left, a.top, a.right, a.bottom] == [b.left, b.top, b.right, b.bottom] && abs(a.score - b.score) < 1e-4,
+                            "\(name) x\(upsample): \(a) against \(b)")
+                }
+                faces += one.filter { $0.score >= 0.25 }.count
+            }
+        }
+        #expect(faces >= 6, "faces found: \(faces)")
+    }
+
     @Test func framesOfRealFootageGiveTheSameFaces() throws {
         let clip = try FaceFixtures.footage("Megamind.avi")
         let directory = try Fixtures.scratchDirectory("finder-builds")
