@@ -8,7 +8,7 @@ import ReelSupport
 package final class FacePresenceFinder {
     private let finder: OpaquePointer
 
-    /// A finder; `nil` if dlib could not create its detector. Gray pictures are searched by the
+    /// A finder; `nil` if dlib could not create its detector. Pictures are searched by the
     /// detector built for AVX2 where the CPU has it, unless `vectorExtensions` is false.
     package init?(vectorExtensions: Bool = true) {
         DetectorCache.install()
@@ -23,7 +23,7 @@ package final class FacePresenceFinder {
 
     deinit { reel_face_finder_free(finder) }
 
-    /// Whether gray pictures go to the detector built for AVX2.
+    /// Whether pictures go to the detector built for AVX2.
     package var usesVectorExtensions: Bool { reel_face_finder_is_vectorized(finder) != 0 }
 
     /// The faces in an 8-bit gray picture, best first, as boxes normalized to 0...1 with their

@@ -57,7 +57,7 @@ int reel_face_engine_describe(reel_face_engine *engine, const uint8_t *rgb, int 
 /// dlib's HOG face detector alone (no model files): finds faces without describing them.
 typedef struct reel_face_finder reel_face_finder;
 
-/// A detector; NULL with a message in `error` on failure. Gray searches use the detector built
+/// A detector; NULL with a message in `error` on failure. Its searches use the detector built
 /// for AVX2 and FMA where the CPU has them (the same results, about 1.4 times as fast).
 reel_face_finder *reel_face_finder_create(char *error, size_t error_size);
 
@@ -65,7 +65,7 @@ reel_face_finder *reel_face_finder_create(char *error, size_t error_size);
 /// compare the two).
 reel_face_finder *reel_face_finder_create_using(int vector_extensions, char *error, size_t error_size);
 
-/// Whether the finder searches gray pictures with the AVX2 build (1) or the baseline one (0).
+/// Whether the finder searches with the AVX2 build (1) or the baseline one (0).
 int reel_face_finder_is_vectorized(const reel_face_finder *finder);
 
 /// Frees a finder (NULL is ignored).
