@@ -52,15 +52,21 @@ import Testing
     @Test func reelsFadeByDefaultAndPlainCompressionsDoNot() async throws {
         let url = try Fixtures.clip("story.mp4")
         let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: url))
+        // Constant quality: with a capped bit rate, x264's VBV under the whole suite's load once
+        // coded the last picture mostly as the one before it (the fade's 95%: mean 0.0825),
+        // and the claim here is about the fade, not the rate control.
         let reel = try await Harness.compress("story.mp4") {
             $0.trim = .highlights(HighlightReelOptions(maximumDuration: 6, analysis: analysis))
+            $0.useExplicitBitrate = false
         }
         let unfaded = try await Harness.compress("story.mp4") {
             $0.trim = .highlights(HighlightReelOptions(maximumDuration: 6, analysis: analysis, edgeFadeDuration: 0))
+            $0.useExplicitBitrate = false
         }
         let overridden = try await Harness.compress("story.mp4") {
             $0.trim = .highlights(HighlightReelOptions(maximumDuration: 6, analysis: analysis))
             $0.edgeFadeDuration = 0
+            $0.useExplicitBitrate = false
         }
         let whole = try await Harness.compress("cfr_audio.mp4")
         let means = try await offPool { () throws -> [Float] in
