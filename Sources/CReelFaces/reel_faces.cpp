@@ -151,72 +151,89 @@ dlib::matrix<dlib::rgb_pixel> copy_picture(const uint8_t *rgb, int width, int he
 }
 
 
-// The faces of `picture` scoring at least `minimum_score`, best first, in its pixels.
-std::vector<dlib::rect_detection> find_faces(dlib::frontal_face_detector &detector,
-                                             const dlib::matrix<dlib::rgb_pixel> &picture, int upsample,
-                                             double minimum_score) {
+// A search's detections as (left, top, right, bottom, confidence), right and bottom exclusive,
+// in the picture's own pixels.
+using detection_list = std::vector<std::array<double, 5>>;
+
+detection_list listed(const std::vector<dlib::rect_detection> &found) {
+    detection_list detections;
+    for (const auto &detection : found) {
+        detections.push_back({static_cast<double>(detection.rect.left()), static_cast<double>(detection.rect.top()),
+                              static_cast<double>(detection.rect.right() + 1), static_cast<double>(detection.rect.bottom() + 1),
+                              detection.detection_confidence});
+    }
+    return detections;
+}
+
+// The baseline build's search of an 8-bit gray picture.
+detection_list baseline_gray(dlib::frontal_face_detector &detector, const uint8_t *gray, int width, int height, int stride) {
+    dlib::array2d<unsigned char> picture(height, width);
+    for (int row = 0; row < height; ++row) {
+        std::memcpy(&picture[row][0], gray + static_cast<size_t>(row) * stride, static_cast<size_t>(width));
+    }
+    std::vector<dlib::rect_detection> found;
+    detector(picture, found, 0.0);
+    return listed(found);
+}
+
+// The baseline build's search of a packed RGB picture enlarged `upsample` times first.
+detection_list baseline_rgb(dlib::frontal_face_detector &detector, const uint8_t *rgb, int width, int height, int stride,
+                            int upsample) {
     // The detector finds faces of about 80 pixels and up; each doubling finds half that.
-    dlib::matrix<dlib::rgb_pixel> searched = picture;
+    dlib::matrix<dlib::rgb_pixel> searched = copy_picture(rgb, width, height, stride);
     dlib::pyramid_down<2> pyramid;
     const unsigned levels = static_cast<unsigned>(std::max(upsample, 0));
     for (unsigned level = 0; level < levels; ++level) dlib::pyramid_up(searched, pyramid);
-    std::vector<dlib::rect_detection> detections;
-    detector(searched, detections, 0.0);
-    std::sort(detections.begin(), detections.end(), [](const dlib::rect_detection &a, const dlib::rect_detection &b) {
-        return a.detection_confidence > b.detection_confidence;
-    });
-    std::vector<dlib::rect_detection> kept;
-    for (auto detection : detections) {
-        if (detection.detection_confidence < minimum_score) continue;
-        if (levels > 0) detection.rect = pyramid.rect_down(detection.rect, levels);
-        kept.push_back(detection);
+    std::vector<dlib::rect_detection> found;
+    detector(searched, found, 0.0);
+    if (levels > 0) {
+        for (auto &detection : found) detection.rect = pyramid.rect_down(detection.rect, levels);
     }
-    return kept;
+    return listed(found);
 }
 
-// Detections as (left, top, right, bottom, confidence), best first from `minimum_score` up,
-// written into `boxes` (at most `capacity`, five floats each); how many there were.
-int write_boxes(std::vector<std::array<double, 5>> &detections, double minimum_score, float *boxes, int capacity) {
-    std::sort(detections.begin(), detections.end(),
-              [](const std::array<double, 5> &a, const std::array<double, 5> &b) { return a[4] > b[4]; });
-    int found = 0;
-    for (const auto &detection : detections) {
-        if (detection[4] < minimum_score) continue;
-        if (found < capacity) {
-            float *box = boxes + static_cast<size_t>(found) * 5;
-            for (int value = 0; value < 5; ++value) box[value] = static_cast<float>(detection[value]);
-        }
-        ++found;
-    }
-    return found;
-}
-
-// The faces HOG finds in a packed RGB picture, written as (left, top, right, bottom, score)
-// into `boxes` (at most `capacity`); how many were found, or -1 with a message in `error`.
-int find_rgb_boxes(dlib::frontal_face_detector &detector, const uint8_t *rgb, int width, int height, int stride,
-                   int upsample, double minimum_score, float *boxes, int capacity, char *error, size_t error_size) {
-    if (!valid_picture(rgb, width, height, stride, 3)) {
-        write_error(error, error_size, "invalid picture");
-        return -1;
-    }
+// Runs a search (`detect` returns its detection_list) and writes what scores at least
+// `minimum_score`, best first, into `boxes` (at most `capacity`, five floats each): how many
+// there were, or -1 with a message in `error`. The searches' one way out.
+template <typename Detect>
+int write_boxes(Detect detect, double minimum_score, float *boxes, int capacity, char *error, size_t error_size) {
     try {
-        const auto found = find_faces(detector, copy_picture(rgb, width, height, stride), upsample, minimum_score);
-        const size_t written = std::min(found.size(), static_cast<size_t>(std::max(capacity, 0)));
-        for (size_t index = 0; index < written; ++index) {
-            float *box = boxes + index * 5;
-            box[0] = static_cast<float>(found[index].rect.left());
-            box[1] = static_cast<float>(found[index].rect.top());
-            box[2] = static_cast<float>(found[index].rect.right() + 1);
-            box[3] = static_cast<float>(found[index].rect.bottom() + 1);
-            box[4] = static_cast<float>(found[index].detection_confidence);
+        detection_list detections = detect();
+        std::sort(detections.begin(), detections.end(),
+                  [](const std::array<double, 5> &a, const std::array<double, 5> &b) { return a[4] > b[4]; });
+        int found = 0;
+        for (const auto &detection : detections) {
+            if (detection[4] < minimum_score) continue;
+            if (found < capacity) {
+                float *box = boxes + static_cast<size_t>(found) * 5;
+                for (int value = 0; value < 5; ++value) box[value] = static_cast<float>(detection[value]);
+            }
+            ++found;
         }
-        return static_cast<int>(found.size());
+        return found;
     } catch (const std::exception &failure) {
         write_error(error, error_size, failure.what());
     } catch (...) {
         write_error(error, error_size, "unknown error while finding faces");
     }
     return -1;
+}
+
+// The faces HOG finds in a packed RGB picture, by the AVX2 build when `fast` is given, written
+// as `write_boxes` writes them.
+int find_rgb_boxes(dlib::frontal_face_detector &detector, reel_faces::avx2_detector *fast, const uint8_t *rgb, int width,
+                   int height, int stride, int upsample, double minimum_score, float *boxes, int capacity, char *error,
+                   size_t error_size) {
+    if (!valid_picture(rgb, width, height, stride, 3)) {
+        write_error(error, error_size, "invalid picture");
+        return -1;
+    }
+    return write_boxes([&] {
+        if (fast == nullptr) return baseline_rgb(detector, rgb, width, height, stride, upsample);
+        detection_list detections;
+        reel_faces::avx2_detect_rgb(*fast, rgb, width, height, stride, upsample, detections);
+        return detections;
+    }, minimum_score, boxes, capacity, error, error_size);
 }
 
 // Landmarks, chips and descriptors for `boxes` of `picture`, written into `faces`.
@@ -232,7 +249,7 @@ extern "C" int reel_face_engine_find(reel_face_engine *engine, const uint8_t *rg
         write_error(error, error_size, "no face engine");
         return -1;
     }
-    return find_rgb_boxes(engine->detector, rgb, width, height, stride, upsample, minimum_score, boxes, capacity,
+    return find_rgb_boxes(engine->detector, nullptr, rgb, width, height, stride, upsample, minimum_score, boxes, capacity,
                           error, error_size);
 }
 
@@ -327,31 +344,12 @@ extern "C" int reel_face_finder_find(reel_face_finder *finder, const uint8_t *gr
         write_error(error, error_size, "invalid picture");
         return -1;
     }
-    try {
-        // (left, top, right, bottom, confidence), right and bottom exclusive.
-        std::vector<std::array<double, 5>> detections;
-        if (finder->fast) {
-            reel_faces::avx2_detect(*finder->fast, gray, width, height, stride, detections);
-        } else {
-            dlib::array2d<unsigned char> picture(height, width);
-            for (int row = 0; row < height; ++row) {
-                std::memcpy(&picture[row][0], gray + static_cast<size_t>(row) * stride, static_cast<size_t>(width));
-            }
-            std::vector<dlib::rect_detection> found;
-            finder->detector(picture, found, 0.0);
-            for (const auto &detection : found) {
-                detections.push_back({static_cast<double>(detection.rect.left()), static_cast<double>(detection.rect.top()),
-                                      static_cast<double>(detection.rect.right() + 1),
-                                      static_cast<double>(detection.rect.bottom() + 1), detection.detection_confidence});
-            }
-        }
-        return write_boxes(detections, minimum_score, boxes, capacity);
-    } catch (const std::exception &failure) {
-        write_error(error, error_size, failure.what());
-    } catch (...) {
-        write_error(error, error_size, "unknown error while finding faces");
-    }
-    return -1;
+    return write_boxes([&] {
+        if (!finder->fast) return baseline_gray(finder->detector, gray, width, height, stride);
+        detection_list detections;
+        reel_faces::avx2_detect(*finder->fast, gray, width, height, stride, detections);
+        return detections;
+    }, minimum_score, boxes, capacity, error, error_size);
 }
 
 extern "C" int reel_face_finder_find_rgb(reel_face_finder *finder, const uint8_t *rgb, int width, int height, int stride,
@@ -361,22 +359,6 @@ extern "C" int reel_face_finder_find_rgb(reel_face_finder *finder, const uint8_t
         write_error(error, error_size, "no face finder");
         return -1;
     }
-    if (finder->fast) {
-        if (!valid_picture(rgb, width, height, stride, 3)) {
-            write_error(error, error_size, "invalid picture");
-            return -1;
-        }
-        try {
-            std::vector<std::array<double, 5>> detections;
-            reel_faces::avx2_detect_rgb(*finder->fast, rgb, width, height, stride, upsample, detections);
-            return write_boxes(detections, minimum_score, boxes, capacity);
-        } catch (const std::exception &failure) {
-            write_error(error, error_size, failure.what());
-        } catch (...) {
-            write_error(error, error_size, "unknown error while finding faces");
-        }
-        return -1;
-    }
-    return find_rgb_boxes(finder->detector, rgb, width, height, stride, upsample, minimum_score, boxes, capacity,
-                          error, error_size);
+    return find_rgb_boxes(finder->detector, finder->fast.get(), rgb, width, height, stride, upsample, minimum_score, boxes,
+                          capacity, error, error_size);
 }
