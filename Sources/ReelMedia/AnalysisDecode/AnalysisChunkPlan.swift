@@ -32,7 +32,7 @@ enum AnalysisChunkPlan {
     static let minimumChunkSeconds = 4.0
     /// More chunks than workers keeps the workers busy when some parts decode slower (noise,
     /// high bit rates) than others.
-    static let chunksPerWorker = 8
+    static let chunksPerWorker = 16
 
     /// Chunks covering the whole stream: one when the file is short, cannot seek (a raw stream,
     /// timestamps that jump), or has a single keyframe; otherwise up to `workers * chunksPerWorker`.
