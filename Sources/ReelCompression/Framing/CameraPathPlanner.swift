@@ -26,11 +26,13 @@ struct CameraPathPlanner {
     func path(shots: [(start: Double, end: Double)], observations: [SubjectObservation], origin: Double) -> CameraPath {
         var planned: [CameraPath.Shot] = []
         var tracked: Double?
+        var resting: ClosedRange<Double>?
         for shot in shots {
             let seen = observations.filter { $0.time >= shot.start - 1e-6 && $0.time < shot.end }
             var corridors: [(time: Double, low: Double, high: Double, centre: Double?)] = []
             var apart = 0, withFaces = 0
             tracked = nil
+            resting = nil
             var lastFaces: (time: Double, faces: [CGRect], speaker: CGRect?)?
             let speakers = speakerFinder.speakers(in: seen)
             for (index, var observation) in seen.enumerated() {
@@ -43,11 +45,32 @@ struct CameraPathPlanner {
                     speaker = lastFaces.speaker
                 }
                 let target = subject(of: observation, speaker: speaker, origin: origin, tracked: &tracked)
+                if observation.changedThroughout { resting = nil }
+                if target.kind == .moving, let box = target.box {
+                    // Something as tall as a standing person that stops inside a still camera's
+                    // picture is still there. One leaving the picture, a small mover (leaves, a
+                    // car going away) or one seen while the camera moves (parallax) is not.
+                    let tall = !observation.cameraMoved
+                        && observation.moving.contains { along($0) == box && across($0) >= Self.restingExtent }
+                    let inside = box.lowerBound > Self.edge && box.upperBound < 1 - Self.edge
+                    if tall {
+                        resting = inside ? box : nil
+                    } else if let held = resting, !held.contains(centre(box)) {
+                        // A small mover elsewhere: what stopped is not being followed any more.
+                        resting = nil
+                    }
+                    corridors.append(corridor(for: box, kind: target.kind, at: observation.time))
+                } else if target.kind != .faces, let resting {
+                    // Nothing moves and no face is seen: whoever came in and stopped (a person at
+                    // a table, back to the camera) is still the subject, not the scenery.
+                    corridors.append(corridor(for: resting, kind: .moving, at: observation.time))
+                } else {
+                    corridors.append(corridor(for: target.box, kind: target.kind, at: observation.time))
+                }
                 if observation.faces?.isEmpty == false {
                     withFaces += 1
                     if !target.together { apart += 1 }
                 }
-                corridors.append(corridor(for: target.box, kind: target.kind, at: observation.time))
             }
             let showsWhole = reframing.fill != nil && withFaces >= 2 && Double(apart) >= 0.5 * Double(withFaces)
             let centres = corridors.compactMap(\.centre)
@@ -66,6 +89,22 @@ struct CameraPathPlanner {
     }
 
     private enum SubjectKind { case faces, moving, salient, none }
+
+    /// A subject within this share of the picture's side from its edge is taken to be leaving.
+    static let edge = 0.02
+    /// A mover at least this share of the picture across the window's axis (its height, for a
+    /// window moving sideways) stays the subject when it stops.
+    static let restingExtent = 0.3
+
+    /// A box's extent along the axis the window moves on.
+    private func along(_ box: CGRect) -> ClosedRange<Double> {
+        movesHorizontally ? Double(box.minX)...Double(box.maxX) : Double(box.minY)...Double(box.maxY)
+    }
+
+    /// A box's extent across the axis the window moves on.
+    private func across(_ box: CGRect) -> Double {
+        Double(movesHorizontally ? box.height : box.width)
+    }
 
     /// The span (along the moving axis) the window should hold on one sample: every sizeable
     /// face when they fit together, else the one speaking, else the face continuing the one

@@ -19,6 +19,11 @@ struct SubjectObservation: Sendable {
     var salient: CGRect?
     /// Whether a cut came right before the picture.
     var followsCut: Bool
+    /// Whether the picture changed across more than a quarter of it since the previous sample
+    /// with the camera's movement undone (a dissolve, a flash), without a cut.
+    var changedThroughout = false
+    /// Whether the camera moved since the previous sample (a pan, a handheld shake).
+    var cameraMoved = false
 }
 
 /// Finds faces (dlib's HOG detector), moving regions and the salient subject of sampled
@@ -53,22 +58,25 @@ final class SubjectLocator {
                 return landmarker.expression(inGray: gray.luma, width: gray.width, height: gray.height, box: pixels)?.mouthOpenness
             }
         }
-        let moving = picture.followsCut ? [] : previous.map { Self.movingRegions(from: $0, to: picture.small) } ?? []
+        let motion = picture.followsCut ? nil : previous.map { Self.movingRegions(from: $0, to: picture.small) }
         previous = picture.small
         return SubjectObservation(
             time: picture.time.seconds, faces: faces, mouths: mouths,
-            moving: moving.map { Self.upright($0, rotation: rotation) },
+            moving: (motion?.regions ?? []).map { Self.upright($0, rotation: rotation) },
             salient: Self.salientRegion(picture.small).map { Self.upright($0, rotation: rotation) },
-            followsCut: picture.followsCut)
+            followsCut: picture.followsCut, changedThroughout: motion?.changedThroughout ?? false,
+            cameraMoved: motion?.cameraMoved ?? false)
     }
 
     /// The boxes of the things that moved, largest first: pixels whose brightness changed
     /// clearly once the camera's own movement is undone, gathered into 4x4 blocks and joined
     /// into 8-connected regions. None when the change covers less than 0.5% or more than 25% of
-    /// the picture (a light changing, or the camera moving in a way a shift does not undo).
-    static func movingRegions(from before: SmallPicture, to after: SmallPicture) -> [CGRect] {
+    /// the picture (a light changing, or the camera moving in a way a shift does not undo); the
+    /// latter is `changedThroughout`.
+    static func movingRegions(from before: SmallPicture, to after: SmallPicture) -> (regions: [CGRect], changedThroughout: Bool, cameraMoved: Bool) {
         guard before.luma.count == after.luma.count, after.width > 0,
-              let camera = GlobalMotion.estimate(from: before, to: after) else { return [] }
+              let camera = GlobalMotion.estimate(from: before, to: after) else { return ([], true, true) }
+        let cameraMoved = camera.dx != 0 || camera.dy != 0
         let width = after.width, height = after.height
         let block = 4, columns = (width + block - 1) / block, rows = (height + block - 1) / block
         var counts = [Int](repeating: 0, count: columns * rows)
@@ -84,7 +92,7 @@ final class SubjectLocator {
             }
         }
         let share = Double(changed) / Double(after.luma.count)
-        guard share >= 0.005, share <= 0.25 else { return [] }
+        guard share >= 0.005, share <= 0.25 else { return ([], share > 0.25, cameraMoved) }
         let marked = counts.map { $0 >= 3 }
         var seen = [Bool](repeating: false, count: marked.count)
         var regions: [(size: Int, box: CGRect)] = []
@@ -106,7 +114,7 @@ final class SubjectLocator {
             regions.append((size, CGRect(x: Double(minX) / Double(columns), y: Double(minY) / Double(rows),
                                          width: Double(maxX + 1 - minX) / Double(columns), height: Double(maxY + 1 - minY) / Double(rows))))
         }
-        return regions.sorted { $0.size > $1.size }.map(\.box)
+        return (regions.sorted { $0.size > $1.size }.map(\.box), false, cameraMoved)
     }
 
     /// The box of the pixels whose colour differs most from the picture's edges (the scenery),

@@ -108,6 +108,36 @@ import Testing
         #expect(window.minX <= 0.7 && window.maxX >= 0.86, "with nobody talking, the larger face")
     }
 
+    /// A person walks in from the left and stops at 0.6 for 6 s, back to the camera: no face,
+    /// nothing moving, and the floor at the left stands out in colour.
+    private func walksInAndStops(cameraMoved: Bool = false, stopsAt x: Double = 0.6) -> [SubjectObservation] {
+        let floor = CGRect(x: 0.05, y: 0.6, width: 0.3, height: 0.3)
+        return stride(from: 0.0, to: 10, by: 0.5).map { time in
+            // What moved between two samples spans where the person was and where they are.
+            let walking = time <= 3
+            let at = walking ? 0.1 + (x - 0.1) * time / 3 : x
+            let person = CGRect(x: at - 0.1, y: 0.1, width: min(at + 0.05, 1) - (at - 0.1), height: 0.7)
+            return SubjectObservation(time: time, faces: [], moving: walking ? [person] : [], salient: floor, followsCut: false,
+                                      cameraMoved: cameraMoved)
+        }
+    }
+
+    @Test func aPersonWhoWalksInAndStopsStaysFramedNotTheScenery() throws {
+        let path = planner().path(shots: [(0, 10)], observations: walksInAndStops(), origin: 0)
+        for time in [5.0, 7, 9.5] {
+            let window = try #require(path.window(at: time))
+            #expect(window.minX <= 0.55 && window.maxX >= 0.65, "at \(time) s the window \(window) lost the person at 0.55-0.65")
+        }
+        // Seen while the camera moved, the 'mover' may be parallax: the salient floor is framed.
+        let panned = planner().path(shots: [(0, 10)], observations: walksInAndStops(cameraMoved: true), origin: 0)
+        let floorFramed = try #require(panned.window(at: 9.5))
+        #expect(floorFramed.maxX < 0.55, "\(floorFramed)")
+        // One who walks on out of the picture is not held at its edge.
+        let leaving = planner().path(shots: [(0, 10)], observations: walksInAndStops(stopsAt: 1), origin: 0)
+        let afterwards = try #require(leaving.window(at: 9.5))
+        #expect(afterwards.maxX < 0.55, "\(afterwards)")
+    }
+
     @Test func aspectRatiosParse() {
         #expect(AspectRatio(parsing: "9:16") == .vertical)
         #expect(AspectRatio(parsing: "4x5") == .portrait)
