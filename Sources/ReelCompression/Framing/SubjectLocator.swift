@@ -20,7 +20,8 @@ struct SubjectObservation: Sendable {
     /// Whether a cut came right before the picture.
     var followsCut: Bool
     /// Whether the picture changed across more than a quarter of it since the previous sample
-    /// with the camera's movement undone (a dissolve, a flash), without a cut.
+    /// with the camera's movement undone (a dissolve, a flash), without a cut, or could not be
+    /// compared with it.
     var changedThroughout = false
     /// Whether the camera moved since the previous sample (a pan, a handheld shake).
     var cameraMoved = false
@@ -72,7 +73,8 @@ final class SubjectLocator {
     /// clearly once the camera's own movement is undone, gathered into 4x4 blocks and joined
     /// into 8-connected regions. None when the change covers less than 0.5% or more than 25% of
     /// the picture (a light changing, or the camera moving in a way a shift does not undo); the
-    /// latter is `changedThroughout`.
+    /// latter, and pictures the camera's movement cannot be estimated between, are
+    /// `changedThroughout`.
     static func movingRegions(from before: SmallPicture, to after: SmallPicture) -> (regions: [CGRect], changedThroughout: Bool, cameraMoved: Bool) {
         guard before.luma.count == after.luma.count, after.width > 0,
               let camera = GlobalMotion.estimate(from: before, to: after) else { return ([], true, true) }
