@@ -64,6 +64,7 @@ package enum HighlightEditor {
         let edits = EditPoints(boundaries: cuts.map(\.seconds), sound: analysis.sound,
                                bounds: bounds.start.seconds...bounds.end.seconds, snapDistance: editing.snapDistance,
                                minimumPiece: editing.minimumPiece)
+        let still = StillEnds(samples: analysis.samples, sound: analysis.sound)
         let arc = editing.spansTheStory ? StoryArc(segments: segments, bounds: bounds, mergeGap: editing.mergeGap,
                                                           highlightLevel: editing.minimumLevel) : nil
         guard let budget = editing.budget else {
@@ -71,7 +72,7 @@ package enum HighlightEditor {
             if let arc, arc.applies(toReelOf: total(pieces)) {
                 pieces = withEnding(pieces, arc: arc, editing: editing, bounds: bounds, quality: quality, cuts: cuts)
             }
-            return merged(edits.refined(pieces, budget: nil), gap: 0.05)
+            return merged(edits.refined(pieces, budget: nil).map { still.trimmed($0, minimumPiece: editing.minimumPiece) }, gap: 0.05)
         }
         let story = arc.flatMap { $0.applies(toReelOf: budget) ? $0 : nil }
         if let story { candidates.removeAll { story.isCredits($0.range) } }
@@ -89,7 +90,8 @@ package enum HighlightEditor {
         let ending = story?.endingPiece(editing: editing, bounds: bounds, quality: quality)
         let pieces = fill(budget: budget, from: candidates, ending: ending, editing: editing, bounds: bounds,
                           watchable: watchable(segments), cuts: cuts, looks: looks)
-        return merged(edits.refined(pieces, budget: budget, joinOverlap: editing.crossfade), gap: 0.05)
+        let refined = edits.refined(pieces, budget: budget, joinOverlap: editing.crossfade)
+        return merged(refined.map { still.trimmed($0, minimumPiece: editing.minimumPiece) }, gap: 0.05)
     }
 
     /// Runs of touching segments at or above `level`, joined across gaps under `mergeGap`.

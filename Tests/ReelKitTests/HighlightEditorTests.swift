@@ -16,7 +16,11 @@ import Testing
             while time < part.1 - 1e-9 {
                 // A little variation per sample so only the same look matches across pieces.
                 let wobble = UInt8(Int(time * 4) % 2)
-                samples.append(SampleSignature(time: seconds(time), signature: [UInt8](repeating: part.3 &+ wobble, count: 224)))
+                var signature = [UInt8](repeating: part.3 &+ wobble, count: 224)
+                // One block changes from sample to sample: something moves in the picture (the
+                // still, silent ends of a piece would be trimmed, see StillEndsTests).
+                signature[223] = UInt8(truncatingIfNeeded: Int(time * 4) * 37)
+                samples.append(SampleSignature(time: seconds(time), signature: signature))
                 time += sampleEvery
             }
             var segment = EngagementSegment(timeRange: TimeRange(start: seconds(part.0), end: seconds(part.1)), level: part.2,

@@ -1,0 +1,68 @@
+import Foundation
+import ReelSupport
+
+/// Trims the ends of a highlight piece where the picture holds still and nothing is heard: the
+/// empty room after someone walked out of a fixed camera's view, the empty road before a car
+/// comes in. Such a piece is cut from one long shot in whole segments of a few seconds, so
+/// without this it runs on for seconds after the action has left.
+///
+/// Still means no block of the samples' appearance signatures (16x9 luma and 8x5 chroma block
+/// means) changes by more than `stillness` between consecutive samples: a moving camera or
+/// anything moving in a block's worth of picture breaks it, sensor noise and coding flicker do
+/// not.
+struct StillEnds {
+    let samples: [SampleSignature]
+    let sound: SoundEnvelope?
+
+    /// Largest change of a block mean (0-255) between consecutive samples that still counts
+    /// as nothing happening.
+    static let stillness = 12
+    /// A still, silent end shorter than this is left alone.
+    static let shortest = 1.0
+    /// Of a trimmed end, this much stays after the action leaves (and before it comes in).
+    static let margin = 0.5
+    /// Below this level (dBFS) nothing counts as heard, whatever the video's own baseline.
+    static let silence = -55.0
+
+    /// `piece` without its still, silent ends, at least `minimumPiece` long (a piece that is all
+    /// still is kept as chosen).
+    func trimmed(_ piece: TimeRange, minimumPiece: Double) -> TimeRange {
+        let start = piece.start.seconds, end = piece.end.seconds
+        let inside = samples.filter { $0.time.seconds >= start && $0.time.seconds <= end }
+        guard inside.count >= 3 else { return piece }
+        // Times at which something changed since the sample before.
+        var active: [Double] = []
+        for (previous, current) in zip(inside, inside.dropFirst()) where !isStill(previous, current) {
+            active.append(current.time.seconds)
+        }
+        guard let firstActive = active.first, let lastActive = active.last else { return piece }
+        var newStart = start, newEnd = end
+        // The change at `firstActive` began after the sample before it.
+        let leadIn = inside.last { $0.time.seconds < firstActive }?.time.seconds ?? start
+        if leadIn - start >= Self.shortest, isSilent(start...leadIn) { newStart = max(start, leadIn - Self.margin) }
+        if end - lastActive >= Self.shortest, isSilent(lastActive...end) { newEnd = min(end, lastActive + Self.margin) }
+        // Never shorter than a piece may be: the still ends give back what is missing.
+        if newEnd - newStart < minimumPiece { newEnd = min(end, newStart + minimumPiece) }
+        if newEnd - newStart < minimumPiece { newStart = max(start, newEnd - minimumPiece) }
+        guard newStart != start || newEnd != end else { return piece }
+        return TimeRange(start: MediaTime(seconds: newStart, timescale: 1_000_000), end: MediaTime(seconds: newEnd, timescale: 1_000_000))
+    }
+
+    private func isStill(_ a: SampleSignature, _ b: SampleSignature) -> Bool {
+        guard a.signature.count == b.signature.count, !a.signature.isEmpty else { return false }
+        return zip(a.signature, b.signature).allSatisfy { abs(Int($0) - Int($1)) <= Self.stillness }
+    }
+
+    /// Whether nothing is heard anywhere in `range`: no sound stream, or every 20 ms level below
+    /// the video's pause level or plain silence.
+    private func isSilent(_ range: ClosedRange<Double>) -> Bool {
+        guard let sound, sound.hasSound else { return true }
+        let threshold = max(sound.pauseLevel, Self.silence)
+        var time = range.lowerBound
+        while time <= range.upperBound {
+            if sound.level(around: time, radius: 0.01) >= threshold { return false }
+            time += sound.step
+        }
+        return true
+    }
+}
