@@ -64,7 +64,7 @@ package enum HighlightEditor {
         let edits = EditPoints(boundaries: cuts.map(\.seconds), sound: analysis.sound,
                                bounds: bounds.start.seconds...bounds.end.seconds, snapDistance: editing.snapDistance,
                                minimumPiece: editing.minimumPiece)
-        let still = StillEnds(samples: analysis.samples, sound: analysis.sound)
+        let still = StillEnds(samples: analysis.samples, sound: analysis.sound, boundaries: analysis.boundaries.map(\.time.seconds))
         let arc = editing.spansTheStory ? StoryArc(segments: segments, bounds: bounds, mergeGap: editing.mergeGap,
                                                           highlightLevel: editing.minimumLevel) : nil
         guard let budget = editing.budget else {

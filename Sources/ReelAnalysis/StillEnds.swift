@@ -13,6 +13,9 @@ import ReelSupport
 struct StillEnds {
     let samples: [SampleSignature]
     let sound: SoundEnvelope?
+    /// Shot boundaries (seconds): a change across one is a cut, not action, so a still shot
+    /// chosen whole (a title card, a still picture) keeps its length.
+    var boundaries: [Double] = []
 
     /// Largest change of a block mean (0-255) between consecutive samples that still counts
     /// as nothing happening.
@@ -33,7 +36,9 @@ struct StillEnds {
         // Times at which something changed since the sample before.
         var active: [Double] = []
         for (previous, current) in zip(inside, inside.dropFirst()) where !isStill(previous, current) {
-            active.append(current.time.seconds)
+            let before = previous.time.seconds, after = current.time.seconds
+            if boundaries.contains(where: { $0 > before && $0 <= after + 1e-3 }) { continue }
+            active.append(after)
         }
         guard let firstActive = active.first, let lastActive = active.last else { return piece }
         var newStart = start, newEnd = end

@@ -40,5 +40,9 @@ import Testing
         #expect(abs(long.duration.seconds - 4) < 0.01 && abs(long.start.seconds - (11.0 / 6 - 0.5)) < 0.01, "\(long)")
         // A piece that is all still is kept as chosen.
         #expect(StillEnds(samples: samples, sound: nil).trimmed(range(5, 8), minimumPiece: 1) == range(5, 8))
+        // So is a still shot whose only change is the cut into it (at 4 s here); without the cut
+        // the same change is action, and the still end after it goes.
+        #expect(StillEnds(samples: samples, sound: nil, boundaries: [4]).trimmed(range(3.8, 8), minimumPiece: 1) == range(3.8, 8))
+        #expect(StillEnds(samples: samples, sound: nil).trimmed(range(3.8, 8), minimumPiece: 1) != range(3.8, 8))
     }
 }
