@@ -110,20 +110,17 @@ struct CameraPathPlanner {
     /// face when they fit together, else the one speaking, else the face continuing the one
     /// followed so far (or the largest); without faces, what moves; else what stands out.
     private func subject(of observation: SubjectObservation, speaker: CGRect?, origin: Double, tracked: inout Double?) -> (box: ClosedRange<Double>?, kind: SubjectKind, together: Bool) {
-        func span(_ box: CGRect) -> ClosedRange<Double> {
-            movesHorizontally ? Double(box.minX)...Double(box.maxX) : Double(box.minY)...Double(box.maxY)
-        }
         if let faces = observation.faces, !faces.isEmpty, let hint = focus(near: observation.time - origin) {
             // A reel of one person: the face nearest where that person was seen.
             let chosen = faces.min { distance($0, hint) < distance($1, hint) } ?? faces[0]
-            let face = span(chosen), widen = (face.upperBound - face.lowerBound) * (Self.headWidening - 1) / 2
+            let face = along(chosen), widen = (face.upperBound - face.lowerBound) * (Self.headWidening - 1) / 2
             let head = max(face.lowerBound - widen, 0)...min(face.upperBound + widen, 1)
             tracked = centre(head)
             return (head, .faces, true)
         }
         if let faces = observation.faces, let largest = faces.first {
             func head(_ box: CGRect) -> ClosedRange<Double> {
-                let face = span(box), widen = (face.upperBound - face.lowerBound) * (Self.headWidening - 1) / 2
+                let face = along(box), widen = (face.upperBound - face.lowerBound) * (Self.headWidening - 1) / 2
                 return max(face.lowerBound - widen, 0)...min(face.upperBound + widen, 1)
             }
             let sizeable = faces.filter { $0.width * $0.height >= 0.25 * largest.width * largest.height }.map(head)
@@ -147,7 +144,7 @@ struct CameraPathPlanner {
         }
         if let largest = observation.moving.first {
             // The mover followed so far, while it stays about as big as the largest one.
-            let candidates = observation.moving.filter { $0.width * $0.height >= 0.4 * largest.width * largest.height }.map(span)
+            let candidates = observation.moving.filter { $0.width * $0.height >= 0.4 * largest.width * largest.height }.map(along)
             let followed = tracked.flatMap { previous in
                 candidates.min { abs(centre($0) - previous) < abs(centre($1) - previous) }
                     .flatMap { abs(centre($0) - previous) < windowShare * 0.5 ? $0 : nil }
@@ -155,7 +152,7 @@ struct CameraPathPlanner {
             tracked = centre(followed)
             return (followed, .moving, true)
         }
-        if let salient = observation.salient { return (span(salient), .salient, true) }
+        if let salient = observation.salient { return (along(salient), .salient, true) }
         return (nil, .none, true)
     }
 
