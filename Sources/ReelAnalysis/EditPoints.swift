@@ -54,8 +54,9 @@ struct EditPoints {
                 // most a third of the piece (a budget's piece cut around its peak often has no
                 // room outward). The film's piece that began mid-shot 3.3 s after the previous
                 // piece's last cut now begins on that cut.
-                if chosen.kind == .quietest {
-                    let farther = point(reaching: 2 * reachOutward, inward: max(reachInward, (end - start) / 3))
+                if chosen.kind != .clean {
+                    let farther = point(reaching: chosen.kind == .quietest ? 2 * reachOutward : reachOutward,
+                                        inward: max(reachInward, (end - start) / 3))
                     if farther.kind == .clean { chosen = farther }
                 }
                 if side == .end { pieces[index].1 = chosen.time } else { pieces[index].0 = chosen.time }

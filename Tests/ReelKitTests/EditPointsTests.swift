@@ -67,8 +67,9 @@ import Testing
     }
 
     /// Nothing but even music within reach: a boundary twice as far out is the cut, and a piece
-    /// with no room to grow (a budget's) gives up to a third of itself inward to start on one.
-    /// (A low in the sound within reach is kept: see the test above.)
+    /// with no room to grow (a budget's) gives up to a third of itself inward to start on one,
+    /// rather than on a low between sounds mid-shot. (A low with no boundary that near is kept:
+    /// see the test above.)
     @Test func withNothingCleanInReachAnEdgeLooksFartherForABoundary() {
         let flat = SoundEnvelope(start: 0, step: 0.02, levels: [Int8](repeating: -20, count: 600), typical: -20)
         let outward = EditPoints(boundaries: [1, 3.5, 11], sound: flat, bounds: 0...12).refined([range(6, 10)], budget: nil)
@@ -79,6 +80,10 @@ import Testing
         // Farther than a third of the piece, the edge stays where it was.
         let none = EditPoints(boundaries: [1, 6.5, 11.5], sound: flat, bounds: 0...12).refined([range(4, 10)], budget: 6)
         #expect(none[0].start.seconds < 4.6, "\(none)")
+        // A low 0.5 s in, a boundary 1.6 s in: the piece starts with its shot.
+        let dipped = SoundEnvelope(start: 0, step: 0.02, levels: (0..<600).map { (224...229).contains($0) ? -34 : -20 }, typical: -20)
+        let onShot = EditPoints(boundaries: [1, 5.6, 11.5], sound: dipped, bounds: 0...12).refined([range(4, 10)], budget: 6)
+        #expect(abs(onShot[0].start.seconds - 5.6) < 1e-6, "\(onShot)")
     }
 
     @Test func anEnvelopeSurvivesASavedAnalysis() throws {
