@@ -15,8 +15,13 @@ struct CameraPathPlanner {
     /// The subject's centre may wander this share of the window's extent either side of the
     /// window's centre before the camera moves.
     var deadZone = 0.1
-    /// The largest move between consecutive output frames, as a share of the window's extent.
-    var largestStep = 0.018
+    /// The camera's top speed, window extents a second: a viewer sees a pan's speed, not its
+    /// step per frame, so a 10 fps clip pans as fast as a 25 fps one (1.8% of the window a
+    /// frame at 25 fps).
+    var largestSpeed = 0.45
+    /// Whatever the frame rate, no move between consecutive output frames exceeds this share of
+    /// the picture's extent (at 10 fps the top speed is 4.5% of the window a frame).
+    var largestPictureStep = 0.018
     /// Seconds over which a pan's start and stop are eased (bounded acceleration).
     var easing = 0.5
     /// Who speaks, when faces cannot share the window.
@@ -208,7 +213,8 @@ struct CameraPathPlanner {
         let radius = max(Int((easing / 2 / step).rounded()), 1)
         for _ in 0..<2 { dense = Self.movingAverage(dense, radius: radius) }
         // The last step may be shorter than a frame: its bound shrinks with it.
-        func bound(_ index: Int) -> Double { largestStep * windowShare * (grid[index] - grid[index - 1]) / step }
+        let perFrame = min(largestSpeed * windowShare * step, largestPictureStep)
+        func bound(_ index: Int) -> Double { perFrame * (grid[index] - grid[index - 1]) / step }
         for index in dense.indices.dropFirst() {
             dense[index] = min(max(dense[index], dense[index - 1] - bound(index)), dense[index - 1] + bound(index))
         }

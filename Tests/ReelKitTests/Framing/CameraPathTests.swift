@@ -63,6 +63,26 @@ import Testing
         #expect(inside >= observations.count * 9 / 10, "\(inside) of \(observations.count)")
     }
 
+    /// A person walking across a 10 fps clip (a surveillance camera's) is followed as fast as
+    /// at 25 fps: the bound is a speed a viewer sees, each step still at most 1.8% of the picture.
+    @Test func aLowFrameRateClipPansAsFastAsAFullRateOne() throws {
+        // Across the picture in 4 s: 0.2 of its width a second, faster than the camera's top speed.
+        let observations = stride(from: 0.0, to: 6, by: 0.25).map {
+            SubjectObservation(time: $0, faces: [face(at: min(0.05 + 0.2 * $0, 0.85))], moving: [], salient: nil, followsCut: false)
+        }
+        func path(frameRate: Double) -> CameraPath {
+            CameraPathPlanner(reframing: Reframing(aspect: .vertical), windowShare: 0.316, movesHorizontally: true, frameRate: frameRate)
+                .path(shots: [(0, 6)], observations: observations, origin: 0)
+        }
+        let slow = path(frameRate: 10), full = path(frameRate: 25)
+        for time in stride(from: 0.5, through: 5.5, by: 0.5) {
+            let a = try #require(slow.window(at: time)), b = try #require(full.window(at: time))
+            #expect(abs(a.minX - b.minX) < 0.02, "at \(time) s: \(a.minX) at 10 fps, \(b.minX) at 25 fps")
+        }
+        #expect(slow.largestStep(frameRate: 10) * 0.316 <= 0.018 + 1e-9)
+        #expect(slow.largestStep(frameRate: 10) > 0.03, "the 10 fps camera was held to the 25 fps step")
+    }
+
     @Test func everyShotStartsAfresh() throws {
         let observations = stride(from: 0.0, to: 4, by: 0.25).map {
             SubjectObservation(time: $0, faces: [face(at: $0 < 2 ? 0.05 : 0.8)], moving: [], salient: nil, followsCut: $0 == 2)
