@@ -13,6 +13,9 @@ struct EditPoints {
     var sound: SoundEnvelope?
     /// The video's extent, seconds.
     var bounds: ClosedRange<Double>
+    /// Without sound: where the picture holds still (seconds, in order), the silent video's
+    /// pauses; an edge in movement moves to one within reach (`StillEnds.stillSpans`).
+    var stillSpans: [ClosedRange<Double>] = []
     /// Without sound: edges within this of a shot boundary move onto it.
     var snapDistance = 0.5
     /// How far an edge may move outward (lengthening its piece) and inward, seconds.
@@ -85,16 +88,12 @@ struct EditPoints {
         if (side == .start && time <= bounds.lowerBound + 0.01) || (side == .end && time >= bounds.upperBound - 0.01) {
             return CutPoint(time: time, kind: .clean)
         }
-        guard let sound, sound.hasSound else {
-            // Without sound a fixed camera's edges stay where they are (its joins dissolve).
-            let nearest = boundaries.filter { allowed.contains($0) }.min { abs($0 - time) < abs($1 - time) }
-            return CutPoint(time: nearest.flatMap { abs($0 - time) <= snapDistance ? $0 : nil } ?? time, kind: .clean)
-        }
         // Moving outward lengthens the piece (lets a sentence finish): it costs less.
         func cost(_ candidate: Double) -> Double {
             let outward = side == .end ? candidate > time : candidate < time
             return abs(candidate - time) * (outward ? 0.6 : 1)
         }
+        guard let sound, sound.hasSound else { return silentCut(time, side: side, within: allowed, cost: cost) }
         var candidates: [(time: Double, cost: Double)] = []
         // Nothing comes before the video's start or after its end: always a clean edge.
         let edge = side == .start ? bounds.lowerBound : bounds.upperBound
@@ -125,6 +124,22 @@ struct EditPoints {
         let near = max(allowed.lowerBound, time - 0.5)...min(allowed.upperBound, time + 0.5)
         guard near.lowerBound <= near.upperBound else { return CutPoint(time: time, kind: .quietest) }
         return CutPoint(time: sound.quietest(in: near) ?? time, kind: .quietest)
+    }
+
+    /// Without sound: a shot boundary near the edge; else, when the edge falls in movement (a
+    /// person mid-stride), the nearest moment within reach where the picture holds still, so
+    /// the movement is seen whole or not at all; else the edge as it is (a fixed camera's joins
+    /// dissolve).
+    private func silentCut(_ time: Double, side: Side, within allowed: ClosedRange<Double>, cost: (Double) -> Double) -> CutPoint {
+        let nearest = boundaries.filter { allowed.contains($0) }.min { abs($0 - time) < abs($1 - time) }
+        if let nearest, abs(nearest - time) <= snapDistance { return CutPoint(time: nearest, kind: .clean) }
+        guard !stillSpans.contains(where: { $0.contains(time) }) else { return CutPoint(time: time, kind: .clean) }
+        let points = stillSpans.compactMap { span -> Double? in
+            let lead = min(pauseLead, (span.upperBound - span.lowerBound) / 2)
+            let point = side == .end ? span.lowerBound + lead : span.upperBound - lead
+            return allowed.contains(point) ? point : nil
+        }
+        return CutPoint(time: points.min { cost($0) < cost($1) } ?? time, kind: .clean)
     }
 
     /// Whether the sound around `time` is quiet or clearly lower than around it.

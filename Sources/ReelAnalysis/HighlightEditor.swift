@@ -61,10 +61,11 @@ package enum HighlightEditor {
         let quality = PictureQuality(segments)
         var candidates = distinct(runs(segments, at: editing.minimumLevel, editing: editing, bounds: bounds, quality: quality), looks: looks)
         let cuts = analysis.boundaries.map(\.time)
-        let edits = EditPoints(boundaries: cuts.map(\.seconds), sound: analysis.sound,
-                               bounds: bounds.start.seconds...bounds.end.seconds, snapDistance: editing.snapDistance,
-                               minimumPiece: editing.minimumPiece)
         let still = StillEnds(samples: analysis.samples, sound: analysis.sound, boundaries: analysis.boundaries.map(\.time.seconds))
+        let edits = EditPoints(boundaries: cuts.map(\.seconds), sound: analysis.sound,
+                               bounds: bounds.start.seconds...bounds.end.seconds,
+                               stillSpans: analysis.sound?.hasSound == true ? [] : still.stillSpans(),
+                               snapDistance: editing.snapDistance, minimumPiece: editing.minimumPiece)
         let arc = editing.spansTheStory ? StoryArc(segments: segments, bounds: bounds, mergeGap: editing.mergeGap,
                                                           highlightLevel: editing.minimumLevel) : nil
         guard let budget = editing.budget else {

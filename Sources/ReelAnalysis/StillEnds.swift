@@ -53,6 +53,28 @@ struct StillEnds {
         return TimeRange(start: MediaTime(seconds: newStart, timescale: 1_000_000), end: MediaTime(seconds: newEnd, timescale: 1_000_000))
     }
 
+    /// The stretches (first to last sample, seconds) where the picture holds still: at least
+    /// three consecutive samples with no block changing more than `stillness`, within one shot.
+    /// A silent video's pauses: where a cut leaves no movement broken off.
+    func stillSpans() -> [ClosedRange<Double>] {
+        var spans: [ClosedRange<Double>] = []
+        var run: (start: Double, end: Double, pairs: Int)?
+        func close() {
+            if let current = run, current.pairs >= 2 { spans.append(current.start...current.end) }
+            run = nil
+        }
+        for (previous, current) in zip(samples, samples.dropFirst()) {
+            let before = previous.time.seconds, after = current.time.seconds
+            guard isStill(previous, current), !boundaries.contains(where: { $0 > before && $0 <= after + 1e-3 }) else {
+                close()
+                continue
+            }
+            if let current = run { run = (current.start, after, current.pairs + 1) } else { run = (before, after, 1) }
+        }
+        close()
+        return spans
+    }
+
     private func isStill(_ a: SampleSignature, _ b: SampleSignature) -> Bool {
         guard a.signature.count == b.signature.count, !a.signature.isEmpty else { return false }
         return zip(a.signature, b.signature).allSatisfy { abs(Int($0) - Int($1)) <= Self.stillness }

@@ -86,6 +86,21 @@ import Testing
         #expect(abs(onShot[0].start.seconds - 5.6) < 1e-6, "\(onShot)")
     }
 
+    /// Without sound, an edge in movement (someone mid-stride) moves to where the picture
+    /// holds still within reach, so the movement is seen whole; an edge already in a still
+    /// stretch stays, and a shot boundary nearby comes first.
+    @Test func withoutSoundAnEdgeInMovementMovesToStillness() {
+        let spans = [0.0...1.83, 4.0...7.83]
+        let edits = EditPoints(boundaries: [], sound: nil, bounds: 0...8, stillSpans: spans)
+        #expect(Self.rounded(edits.refined([range(1, 3)], budget: nil)) == [[1, 4.12]])
+        #expect(Self.rounded(edits.refined([range(2.5, 7)], budget: nil)) == [[1.71, 7]])
+        let cut = EditPoints(boundaries: [2.3], sound: nil, bounds: 0...8, stillSpans: spans)
+        #expect(Self.rounded(cut.refined([range(2.5, 7)], budget: nil)) == [[2.3, 7]])
+        // Out of reach (the stillness 3 s away), the edge stays where it was.
+        let far = EditPoints(boundaries: [], sound: nil, bounds: 0...12, stillSpans: [0...1, 9...12])
+        #expect(Self.rounded(far.refined([range(4, 6)], budget: nil)) == [[4, 6]])
+    }
+
     @Test func anEnvelopeSurvivesASavedAnalysis() throws {
         var analysis = HighlightEditorTests.analysis([(0, 4, 7, 10)])
         analysis.sound = Self.envelope(seconds: 4, pauses: [1...2])

@@ -45,4 +45,12 @@ import Testing
         #expect(StillEnds(samples: samples, sound: nil, boundaries: [4]).trimmed(range(3.8, 8), minimumPiece: 1) == range(3.8, 8))
         #expect(StillEnds(samples: samples, sound: nil).trimmed(range(3.8, 8), minimumPiece: 1) != range(3.8, 8))
     }
+
+    @Test func theStillStretchesAreTheSilentVideosPauses() {
+        let spans = StillEnds(samples: samples, sound: nil).stillSpans()
+        #expect(spans.count == 2 && abs(spans[0].upperBound - 11.0 / 6) < 1e-6 && spans[1] == 4...(47.0 / 6), "\(spans)")
+        // A cut is not stillness across it: the stretch splits there.
+        let cut = StillEnds(samples: samples, sound: nil, boundaries: [1]).stillSpans()
+        #expect(cut.count == 3 && abs(cut[0].upperBound - 5.0 / 6) < 1e-6 && cut[1].lowerBound == 1, "\(cut)")
+    }
 }
