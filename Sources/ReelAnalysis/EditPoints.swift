@@ -94,12 +94,13 @@ struct EditPoints {
             return abs(candidate - time) * (outward ? 0.6 : 1)
         }
         guard let sound, sound.hasSound else { return silentCut(time, side: side, within: allowed, cost: cost) }
+        let cuts = boundaries(for: side, within: allowed)
         var candidates: [(time: Double, cost: Double)] = []
         // Nothing comes before the video's start or after its end: always a clean edge.
         let edge = side == .start ? bounds.lowerBound : bounds.upperBound
         if allowed.contains(edge) { candidates.append((edge, cost(edge) - 0.3)) }
         // A shot boundary where the sound is quiet or dips (picture and sound change together).
-        for boundary in boundaries where allowed.contains(boundary) && isLow(boundary, in: sound) {
+        for boundary in cuts where isLow(boundary, in: sound) {
             candidates.append((boundary, cost(boundary) - 0.3))
         }
         // A pause in the speech: the end of a sentence, a breath.
@@ -117,7 +118,7 @@ struct EditPoints {
         // No pause within reach (a film's score, sound effects): a shot boundary, as without
         // sound (the join's short crossfade carries the sound over), the closer the better;
         // else the gap between words or sounds cheapest to reach; else the quietest moment near.
-        if let boundary = boundaries.filter({ allowed.contains($0) }).min(by: { cost($0) < cost($1) }) {
+        if let boundary = cuts.min(by: { cost($0) < cost($1) }) {
             return CutPoint(time: boundary, kind: .clean)
         }
         if let gap = sound.lows(in: allowed).min(by: { cost($0) < cost($1) }) { return CutPoint(time: gap, kind: .low) }
@@ -126,12 +127,36 @@ struct EditPoints {
         return CutPoint(time: sound.quietest(in: near) ?? time, kind: .quietest)
     }
 
+    /// A shot shorter than this is a fragment (a fade's dark tail, a flash): no piece opens or
+    /// closes on it.
+    static let fragment = 0.75
+
+    /// The shot boundaries inside `allowed` a piece may start (or end) on: a start on a boundary
+    /// followed by fragments moves past them, an end before them (when that is still allowed),
+    /// so the trailer's piece that began on a shot's 0.6 s fade to black begins on the title
+    /// after it.
+    private func boundaries(for side: Side, within allowed: ClosedRange<Double>) -> [Double] {
+        var chosen: [Double] = []
+        for index in boundaries.indices where allowed.contains(boundaries[index]) {
+            var settled = index
+            switch side {
+            case .start:
+                while settled + 1 < boundaries.count, boundaries[settled + 1] - boundaries[settled] < Self.fragment { settled += 1 }
+            case .end:
+                while settled > 0, boundaries[settled] - boundaries[settled - 1] < Self.fragment { settled -= 1 }
+            }
+            let time = allowed.contains(boundaries[settled]) ? boundaries[settled] : boundaries[index]
+            if chosen.last != time { chosen.append(time) }
+        }
+        return chosen
+    }
+
     /// Without sound: a shot boundary near the edge; else, when the edge falls in movement (a
     /// person mid-stride), the nearest moment within reach where the picture holds still, so
     /// the movement is seen whole or not at all; else the edge as it is (a fixed camera's joins
     /// dissolve).
     private func silentCut(_ time: Double, side: Side, within allowed: ClosedRange<Double>, cost: (Double) -> Double) -> CutPoint {
-        let nearest = boundaries.filter { allowed.contains($0) }.min { abs($0 - time) < abs($1 - time) }
+        let nearest = boundaries(for: side, within: allowed).min { abs($0 - time) < abs($1 - time) }
         if let nearest, abs(nearest - time) <= snapDistance { return CutPoint(time: nearest, kind: .clean) }
         guard !stillSpans.contains(where: { $0.contains(time) }) else { return CutPoint(time: time, kind: .clean) }
         let points = stillSpans.compactMap { span -> Double? in

@@ -86,6 +86,15 @@ import Testing
         #expect(abs(onShot[0].start.seconds - 5.6) < 1e-6, "\(onShot)")
     }
 
+    /// A shot under 0.75 s (a fade's dark tail, a flash) is not opened or closed on: a start
+    /// moves past such fragments, an end before them.
+    @Test func noPieceOpensOrClosesOnAFragment() {
+        let flat = SoundEnvelope(start: 0, step: 0.02, levels: [Int8](repeating: -20, count: 600), typical: -20)
+        let edits = EditPoints(boundaries: [1, 5, 5.6, 5.8, 11], sound: flat, bounds: 0...12)
+        #expect(Self.rounded(edits.refined([range(5.2, 10)], budget: nil))[0][0] == 5.8)
+        #expect(Self.rounded(edits.refined([range(1.5, 5.9)], budget: nil))[0][1] == 5)
+    }
+
     /// Without sound, an edge in movement (someone mid-stride) moves to where the picture
     /// holds still within reach, so the movement is seen whole; an edge already in a still
     /// stretch stays, and a shot boundary nearby comes first.
