@@ -3,7 +3,7 @@ import ReelSupport
 
 /// Moves the edges of a reel's pieces to where an editor would cut: a shot boundary where
 /// nothing is said, else a pause in the speech (or a low in the sound) inside the shot; never
-/// the middle of a word. Ends may move later (the sentence finishes) more readily than earlier,
+/// the middle of a word; without sound, where the picture holds still. Ends may move later (the sentence finishes) more readily than earlier,
 /// starts earlier more readily than later, each within reach, without overlapping the other
 /// pieces or leaving a budget.
 struct EditPoints {
@@ -56,7 +56,8 @@ struct EditPoints {
                 // reach outward (room allowing) is better, else one further inward, giving up at
                 // most a third of the piece (a budget's piece cut around its peak often has no
                 // room outward). The film's piece that began mid-shot 3.3 s after the previous
-                // piece's last cut now begins on that cut.
+                // piece's last cut now begins on that cut. Only a low between sounds mid-shot:
+                // the same inward, outward no farther (a low is a fair cut; a shot is a better one).
                 if chosen.kind != .clean {
                     let farther = point(reaching: chosen.kind == .quietest ? 2 * reachOutward : reachOutward,
                                         inward: max(reachInward, (end - start) / 3))
