@@ -90,11 +90,13 @@ struct FaceFinder: Sendable {
     private func findBoxes(in pictures: [RGBPicture], finders: [FacePresenceFinder]) throws(MediaFailure) -> [[FaceBox]] {
         let lent = LentFinders(finders: finders)
         let results = Mutex<[Int: Result<[FaceBox], MediaFailure>]>([:])
-        let upsample = options.videoUpsample, minimumScore = options.minimumScore
+        let options = self.options, minimumScore = options.minimumScore
         DispatchQueue.concurrentPerform(iterations: min(lent.finders.count, pictures.count)) { worker in
             for index in stride(from: worker, to: pictures.count, by: lent.finders.count) {
+                let picture = pictures[index]
+                let upsample = options.upsample(options.videoUpsample, forSide: max(picture.width, picture.height))
                 let result = Result { () throws(MediaFailure) in
-                    try lent.finders[worker].faces(in: pictures[index], upsample: upsample, minimumScore: minimumScore)
+                    try lent.finders[worker].faces(in: picture, upsample: upsample, minimumScore: minimumScore)
                 }
                 results.withLock { $0[index] = result }
             }
@@ -138,7 +140,8 @@ struct FaceFinder: Sendable {
                           source: URL) throws(ReelError) -> [StoredFace] {
         let detected = try engine.withEngine { engine throws(ReelError) in
             try translatingFailures(source: source, output: source) { () throws(MediaFailure) in
-                try engine.detect(picture, upsample: options.upsample, minimumScore: options.minimumScore)
+                try engine.detect(picture, upsample: options.upsample(options.upsample, forSide: max(picture.width, picture.height)),
+                                  minimumScore: options.minimumScore)
             }
         }
         return stored(detected, of: picture, assetID: assetID, firstOrdinal: firstOrdinal)
