@@ -13,7 +13,8 @@ public actor FaceGroupAnalyzer {
     public struct Options: Sendable {
         /// Where the models are (searched first; see `FaceModels.locate`).
         public var modelsDirectory: URL?
-        /// The longer side, in pixels, pictures are scaled down to before detection.
+        /// The longer side, in pixels, pictures are scaled down to before detection (a smaller
+        /// video's pictures up to, at most 4x).
         public var detectionSize = 1024
         /// How many times the picture is doubled for the detector: each finds faces half as big
         /// (about 40 px in a 1024 px picture at 1).
@@ -38,8 +39,8 @@ public actor FaceGroupAnalyzer {
 
         /// How many times a picture whose longer side is `side` pixels is doubled for the
         /// detector: at least `configured`, and more for a small picture while the result stays
-        /// within `detectionSize`. A 176x144 phone video is searched at 704 px, where its face
-        /// of about 50 px becomes big enough to be found; it costs less than a 1024 px picture.
+        /// within `detectionSize`: a 256 px photo is searched at 1024 px. (A video's pictures are
+        /// already enlarged to `detectionSize`, at most 4x, when sampled.)
         func upsample(_ configured: Int, forSide side: Int) -> Int {
             var doublings = 0
             // Three doublings at most: a thumbnail is not worth a detector pass at 8x.

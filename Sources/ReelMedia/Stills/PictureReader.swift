@@ -73,13 +73,16 @@ final class PictureConverter {
     let rotation: Int
     /// The longest side a picture keeps (at least 16), or `nil` for the stored size.
     let maximumSide: Int?
+    /// A smaller picture is enlarged towards `maximumSide`, at most this many times (1: never).
+    let enlargement: Int
     private var graph: FilterGraph?
     private var geometry: (width: Int32, height: Int32, format: Int32)?
     private let output: Frame?
 
-    init(rotation: Int, maximumSide: Int?) {
+    init(rotation: Int, maximumSide: Int?, enlargement: Int = 1) {
         self.rotation = rotation
         self.maximumSide = maximumSide.map { max($0, 16) }
+        self.enlargement = max(enlargement, 1)
         output = try? Frame()
     }
 
@@ -111,7 +114,13 @@ final class PictureConverter {
         var chain: [String] = []
         if rotation % 360 != 0 { chain.append(FilterGraph.rotationFilter(clockwise: rotation)) }
         if let side = maximumSide {
-            chain.append("scale=w='if(gt(iw,ih),min(iw,\(side)),-2)':h='if(gt(iw,ih),-2,min(ih,\(side)))':flags=area")
+            let longer = Int(max(frame.width, frame.height))
+            if enlargement > 1, longer < side {
+                let target = min(longer * enlargement, side)
+                chain.append("scale=w='if(gt(iw,ih),\(target),-2)':h='if(gt(iw,ih),-2,\(target))':flags=bicubic")
+            } else {
+                chain.append("scale=w='if(gt(iw,ih),min(iw,\(side)),-2)':h='if(gt(iw,ih),-2,min(ih,\(side)))':flags=area")
+            }
         }
         chain.append("format=rgb24")
         return try FilterGraph(isVideo: true, sourceArguments: FilterGraph.videoSourceArguments(for: frame, timeBase: timeBase),

@@ -16,6 +16,9 @@ package struct ShotSampler: Sendable {
     package var interval: Double
     /// The longer side of the pictures handed on.
     package var maximumSide: Int
+    /// A smaller video's pictures are enlarged towards `maximumSide`, at most this many times
+    /// (1: handed on at their own size).
+    package var enlargement = 1
     /// Seconds after a cut before its sample, past a blended or still-settling picture.
     package var settle = 0.08
     /// Fewest seconds between two samples.
@@ -39,7 +42,8 @@ package struct ShotSampler: Sendable {
         let input = try InputFile.reopen(source, keeping: [index])
         let decoder = try Decoder(input: input, streamIndex: index, cheap: true)
         decoder.setSkipFrames(AVDISCARD_NONREF)
-        let converter = PictureConverter(rotation: source.primaryVideo?.video?.rotation ?? 0, maximumSide: maximumSide)
+        let converter = PictureConverter(rotation: source.primaryVideo?.video?.rotation ?? 0, maximumSide: maximumSide,
+                                         enlargement: enlargement)
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         var state = State()
         try decoder.forEachFrame(in: input, shouldCancel: shouldCancel) { frame throws(MediaFailure) in

@@ -47,7 +47,7 @@ import Testing
 
     /// carphone_pristine.mp4 (real footage, 176x144): a man talks in a car for the whole 4 s,
     /// his face 46-55 px wide, under the detector's 80. Searched at the source's size he was
-    /// never found; a small video is now enlarged for the detector, within `detectionSize`.
+    /// never found; a small video's pictures are now enlarged towards `detectionSize`.
     @Test func aSmallPhoneVideosFaceIsFoundThroughout() async throws {
         let directory = try Fixtures.scratchDirectory()
         let video = try FaceFixtures.footage("carphone_pristine.mp4")
