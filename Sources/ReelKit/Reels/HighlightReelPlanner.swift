@@ -7,9 +7,11 @@ import ReelSupport
 /// `snapDistance`, repeated content kept once. With a budget, the strongest diverse set that
 /// fits it, crossfades counted, spread over the beginning, middle and end of the video.
 enum HighlightReelPlanner {
-    static func ranges(for analysis: VideoAnalysis, options: HighlightReelOptions) -> [TimeRange] {
+    /// `defaultLevel` is the highlight level when the options give none.
+    static func ranges(for analysis: VideoAnalysis, options: HighlightReelOptions,
+                       defaultLevel: Float = HighlightEditing.defaultLevel) -> [TimeRange] {
         var editing = HighlightEditing()
-        if let level = options.minimumLevel { editing.minimumLevel = level }
+        editing.minimumLevel = options.minimumLevel ?? defaultLevel
         editing.fillsBelowLevel = options.minimumLevel == nil
         editing.minimumPiece = options.minimumRangeDuration
         editing.snapDistance = options.snapDistance

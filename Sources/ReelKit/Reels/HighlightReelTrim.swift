@@ -99,11 +99,12 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
         if Task.isCancelled { throw .cancelled }
         if let person = options.person {
             let seen = try await person.appearances(in: source)
-            let ranges = HighlightReelPlanner.ranges(for: analysis.keepingSegments(within: seen.ranges), options: options)
+            let theirs = analysis.keepingSegments(within: seen.ranges)
+            let level = options.minimumLevel ?? theirs.personLevel(usual: HighlightEditing.defaultLevel)
+            let ranges = HighlightReelPlanner.ranges(for: theirs, options: options, defaultLevel: level)
             guard !ranges.isEmpty else {
                 throw .invalidRanges("\(person.entityID) is on screen in \(source.url.lastPathComponent), but in no part "
-                    + "engaging enough at level \(options.minimumLevel ?? HighlightEditing.defaultLevel) or above; give a budget "
-                    + "(--max-duration) or a lower --min-level")
+                    + "engaging enough at level \(level) or above; give a budget (--max-duration) or a lower --min-level")
             }
             let focus = seen.faces.compactMap { face in
                 face.time.map { FramingFocus(time: $0.seconds, box: face.bounds) }

@@ -64,4 +64,22 @@ extension VideoAnalysis {
         }
         return restricted
     }
+
+    /// The highlight level of a reel of one person, from this analysis restricted to them: the
+    /// usual level, or lower, so that their strongest moments fill at least half their time on
+    /// screen. Levels rank a moment against the whole video; a person's reel ranks their
+    /// moments against each other, so a quiet close-up of them is not left out because
+    /// someone else's scene was livelier. Level 0 (the video's dullest) never counts.
+    func personLevel(usual: Float) -> Float {
+        let rated = segments.filter { $0.level > 0 }.sorted { $0.level > $1.level }
+        let screenTime = rated.map { $0.timeRange.duration.seconds }.reduce(0, +)
+        var covered = 0.0
+        for segment in rated {
+            if segment.level >= usual { covered += segment.timeRange.duration.seconds; continue }
+            guard covered < screenTime / 2 else { break }
+            covered += segment.timeRange.duration.seconds
+            if covered >= screenTime / 2 { return segment.level }
+        }
+        return usual
+    }
 }

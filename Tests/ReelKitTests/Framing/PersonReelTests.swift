@@ -57,4 +57,35 @@ import Testing
         let error = await Harness.reelError { _ = try await VideoCompressor().compressVideo(source, config: config) }
         #expect(error.map { "\($0)" }?.contains("never appears in pair.mp4") == true, "\(String(describing: error))")
     }
+
+    /// A person's reel ranks their moments against each other: the level drops (never rises)
+    /// until their strongest moments fill half their screen time; level 0 never counts.
+    @Test func aPersonsLevelIsTheirOwnStrongestHalf() {
+        func level(_ parts: [(Double, Double, Float)]) -> Float {
+            HighlightEditorTests.analysis(parts.map { ($0.0, $0.1, $0.2, 50) }).personLevel(usual: 6)
+        }
+        #expect(level([(4.09, 6.42, 8.42), (8.34, 11.26, 2.9)]) == 2.9)
+        #expect(level([(0, 2, 0.39), (2, 4, 0.1), (6.4, 8.3, 8.78)]) == 0.39)
+        #expect(level([(0, 4, 7), (4, 8, 6.5), (8, 9, 1)]) == 6, "their strong moments already fill half")
+        #expect(level([(0, 4, 0), (4, 5, 0)]) == 6)
+    }
+
+    /// Megamind.avi (real footage): the man's close-up (8.34-11.26 s, silent, then he speaks) is
+    /// level 2.9 against the whole clip's dialogue. His reel used to stop at 8.34 s without it.
+    @Test func theMansCloseUpIsInHisReel() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        let video = try FaceFixtures.footage("Megamind.avi")
+        let indexDirectory = directory.appendingPathComponent("index")
+        let index = try FaceGroupAnalyzer(workingDirectory: indexDirectory)
+        for try await _ in try await index.insertOrUpdateAssets([MediaIntelligenceVideoAsset(url: video)]) {}
+        try await index.update()
+        let faces = try await index.fetchFaces(for: MediaIntelligenceAssetID(video.path))
+        let man = try #require(faces.first { ($0.time?.seconds ?? 0) > 9 }?.entityID)
+        var config = Harness.fastConfig(in: directory)
+        config.trim = .highlights(HighlightReelOptions(person: ReelPerson(faceIndex: indexDirectory, entityID: man)))
+        let plan = try await VideoCompressor().plan(video, config: config)
+        let kept = plan.keptRanges.map { $0.start.seconds...$0.end.seconds }
+        #expect(kept.contains { $0.contains(10) }, "\(kept)")
+        #expect(kept.contains { $0.contains(5) }, "his shot over her shoulder: \(kept)")
+    }
 }
