@@ -58,7 +58,10 @@ struct EditPoints {
                 // room outward). The film's piece that began mid-shot 3.3 s after the previous
                 // piece's last cut now begins on that cut. Only a low between sounds mid-shot:
                 // the same inward, outward no farther (a low is a fair cut; a shot is a better one).
-                if chosen.kind != .clean {
+                // A low within a few frames of a shot boundary is as good as the boundary (the
+                // budget left no room for the last frames).
+                let nextToCut = chosen.kind == .low && boundaries.contains { abs($0 - chosen.time) <= Self.frames }
+                if chosen.kind != .clean && !nextToCut {
                     let farther = point(reaching: chosen.kind == .quietest ? 2 * reachOutward : reachOutward,
                                         inward: max(reachInward, (end - start) / 3))
                     if farther.kind == .clean { chosen = farther }
@@ -127,6 +130,9 @@ struct EditPoints {
         guard near.lowerBound <= near.upperBound else { return CutPoint(time: time, kind: .quietest) }
         return CutPoint(time: sound.quietest(in: near) ?? time, kind: .quietest)
     }
+
+    /// A few frames: an edge this close to a shot boundary reads as a cut on it.
+    static let frames = 0.2
 
     /// A shot shorter than this is a fragment (a fade's dark tail, a flash): no piece opens or
     /// closes on it.

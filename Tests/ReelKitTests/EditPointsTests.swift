@@ -84,6 +84,11 @@ import Testing
         let dipped = SoundEnvelope(start: 0, step: 0.02, levels: (0..<600).map { (224...229).contains($0) ? -34 : -20 }, typical: -20)
         let onShot = EditPoints(boundaries: [1, 5.6, 11.5], sound: dipped, bounds: 0...12).refined([range(4, 10)], budget: 6)
         #expect(abs(onShot[0].start.seconds - 5.6) < 1e-6, "\(onShot)")
+        // A low a few frames before a shot's end, where the budget left no room for them, is
+        // as good as the cut: the piece is not shortened to the boundary 1.4 s before.
+        let nearCut = SoundEnvelope(start: 0, step: 0.02, levels: (0..<600).map { (488...495).contains($0) ? -34 : -20 }, typical: -20)
+        let kept = EditPoints(boundaries: [1, 8.5, 10, 11.5], sound: nearCut, bounds: 0...12).refined([range(4, 9.85)], budget: 5.85)
+        #expect((9.75...10).contains(kept[0].end.seconds), "\(kept)")
     }
 
     /// A shot under 0.75 s (a fade's dark tail, a flash) is not opened or closed on: a start
