@@ -32,12 +32,14 @@ struct CameraPathPlanner {
         var planned: [CameraPath.Shot] = []
         var tracked: Double?
         var resting: ClosedRange<Double>?
+        var leaving: (box: ClosedRange<Double>, time: Double)?
         for shot in shots {
             let seen = observations.filter { $0.time >= shot.start - 1e-6 && $0.time < shot.end }
             var corridors: [(time: Double, low: Double, high: Double, centre: Double?)] = []
             var apart = 0, withFaces = 0
             tracked = nil
             resting = nil
+            leaving = nil
             var lastFaces: (time: Double, faces: [CGRect], speaker: CGRect?)?
             let speakers = speakerFinder.speakers(in: seen)
             for (index, var observation) in seen.enumerated() {
@@ -58,6 +60,7 @@ struct CameraPathPlanner {
                     let tall = !observation.cameraMoved
                         && observation.moving.contains { along($0) == box && across($0) >= Self.restingExtent }
                     let inside = box.lowerBound > Self.edge && box.upperBound < 1 - Self.edge
+                    leaving = inside ? nil : (box, observation.time)
                     if tall {
                         resting = inside ? box : nil
                     } else if let held = resting, !held.contains(centre(box)) {
@@ -65,6 +68,10 @@ struct CameraPathPlanner {
                         resting = nil
                     }
                     corridors.append(corridor(for: box, kind: target.kind, at: observation.time))
+                } else if target.kind != .faces, let seen = leaving, observation.time - seen.time <= Self.seeingOut {
+                    // Someone going out at the picture's edge is seen out: the difference of two
+                    // samples loses them while part of them still shows.
+                    corridors.append(corridor(for: seen.box, kind: .moving, at: observation.time))
                 } else if target.kind != .faces, let resting {
                     // Nothing moves and no face is seen: whoever came in and stopped (a person at
                     // a table, back to the camera) is still the subject, not the scenery.
@@ -97,6 +104,8 @@ struct CameraPathPlanner {
 
     /// A subject within this share of the picture's side from its edge is taken to be leaving.
     static let edge = 0.02
+    /// Seconds the window holds where a subject was last seen at the picture's edge.
+    static let seeingOut = 1.0
     /// A mover at least this share of the picture across the window's axis (its height, for a
     /// window moving sideways) stays the subject when it stops.
     static let restingExtent = 0.3

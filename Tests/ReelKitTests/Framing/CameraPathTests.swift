@@ -158,6 +158,26 @@ import Testing
         #expect(afterwards.maxX < 0.55, "\(afterwards)")
     }
 
+    /// Someone walking out at the picture's edge is seen out: the window holds where they were
+    /// last seen (the difference of two samples loses them while part of them still shows)
+    /// a moment longer, rather than setting off for the scenery before they are gone.
+    @Test func someoneWalkingOutIsSeenOut() throws {
+        let floor = CGRect(x: 0.05, y: 0.6, width: 0.3, height: 0.3)
+        let observations = stride(from: 0.0, to: 9, by: 0.25).map { time in
+            // From the middle to the right edge in 4 s, slower than the camera's top speed.
+            let at = 0.5 + 0.5 * min(time, 4) / 4
+            let person = CGRect(x: at - 0.1, y: 0.1, width: min(at + 0.05, 1) - (at - 0.1), height: 0.7)
+            return SubjectObservation(time: time, faces: [], moving: time <= 4 ? [person] : [], salient: floor, followsCut: false)
+        }
+        let path = planner().path(shots: [(0, 9)], observations: observations, origin: 0)
+        for time in [4.0, 4.3, 4.5] {
+            let window = try #require(path.window(at: time))
+            #expect(window.minX <= 0.9 && window.maxX >= 0.999, "at \(time) s the window \(window) left before they did")
+        }
+        let afterwards = try #require(path.window(at: 8.5))
+        #expect(afterwards.maxX < 0.55, "then the floor: \(afterwards)")
+    }
+
     @Test func aspectRatiosParse() {
         #expect(AspectRatio(parsing: "9:16") == .vertical)
         #expect(AspectRatio(parsing: "4x5") == .portrait)
