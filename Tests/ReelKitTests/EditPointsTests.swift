@@ -165,4 +165,24 @@ import Testing
                       TimeRange(start: MediaTime(seconds: 40, timescale: 1000), end: MediaTime(seconds: 43, timescale: 1000))]
         #expect(JoinLooks.jumpCuts(scenes, in: analysis) == [true], "two stretches of one fixed camera")
     }
+
+    /// A fixed camera with someone large in front of it (one-by-one's visitors at the table):
+    /// the mean difference across the join is large, but most of the picture, the background,
+    /// is unchanged. That join would make them teleport: it dissolves. A new shot cuts.
+    @Test func aJoinOverTheSameBackgroundIsAJumpWhoeverStandsInFront() {
+        func sample(_ time: Double, _ signature: [UInt8]) -> SampleSignature {
+            SampleSignature(time: MediaTime(seconds: time, timescale: 1000), signature: signature)
+        }
+        let background = [UInt8](repeating: 120, count: 224)
+        var visitor = background, otherVisitor = background, elsewhere = background
+        for block in 0..<20 { visitor[block] = 20; otherVisitor[block + 100] = 230 }
+        for block in 0..<112 { elsewhere[block] = 10 }
+        var analysis = HighlightEditorTests.analysis([(0, 4, 7, 50), (4, 8, 7, 50), (8, 12, 7, 50)])
+        analysis.samples = [sample(1, visitor), sample(5, otherVisitor), sample(9, elsewhere)]
+        #expect(PictureMeasurer.difference(visitor, otherVisitor) > JoinLooks.sameFraming)
+        let pieces = [(0.5, 2.0), (4.5, 6.0), (8.5, 10.0)].map {
+            TimeRange(start: MediaTime(seconds: $0.0, timescale: 1000), end: MediaTime(seconds: $0.1, timescale: 1000))
+        }
+        #expect(JoinLooks.jumpCuts(pieces, in: analysis) == [true, false])
+    }
 }
