@@ -67,8 +67,9 @@ struct HighlightOptions: Sendable {
             "faces", valueName: "DIR", help: "Face index (see 'reel faces') for --person.")
         static let person = OptionKey<String>(
             "person", valueName: "ENTITY",
-            help: "A reel of this person of the --faces index: only moments they are on screen; with --aspect, framed "
-                + "on them. A video not in the index yet is added to it first.")
+            help: "A reel of this person of the --faces index: only moments they are on screen, their strongest "
+                + "filling at least half their screen time unless --min-level is given; with --aspect, framed on them. "
+                + "A video not in the index yet is added to it first.")
     }
 
     /// The declarations, in help order.
