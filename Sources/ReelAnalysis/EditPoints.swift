@@ -3,9 +3,9 @@ import ReelSupport
 
 /// Moves the edges of a reel's pieces to where an editor would cut: a shot boundary where
 /// nothing is said, else a pause in the speech (or a low in the sound) inside the shot; never
-/// the middle of a word; without sound, where the picture holds still. Ends may move later (the sentence finishes) more readily than earlier,
-/// starts earlier more readily than later, each within reach, without overlapping the other
-/// pieces or leaving a budget.
+/// the middle of a word; without sound, where the picture holds still. Ends may move later
+/// (the sentence finishes) more readily than earlier, starts earlier more readily than later,
+/// each within reach, without overlapping the other pieces or leaving a budget.
 struct EditPoints {
     /// Shot boundaries, seconds, in order.
     var boundaries: [Double]

@@ -26,14 +26,7 @@ package enum JoinLooks {
                 return false
             }
             return PictureMeasurer.difference(last.signature, first.signature) < sameFraming
-                || unchangedShare(last.signature, first.signature) >= sameBackground
+                || StillEnds.unchangedShare(last.signature, first.signature) >= sameBackground
         }
-    }
-
-    /// The share of blocks of two signatures that differ by at most `StillEnds.stillness`.
-    static func unchangedShare(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        guard a.count == b.count, !a.isEmpty else { return 0 }
-        let unchanged = zip(a, b).filter { abs(Int($0) - Int($1)) <= StillEnds.stillness }.count
-        return Double(unchanged) / Double(a.count)
     }
 }

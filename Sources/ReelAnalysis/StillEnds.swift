@@ -35,10 +35,8 @@ struct StillEnds {
         guard inside.count >= 3 else { return piece }
         // Times at which something changed since the sample before.
         var active: [Double] = []
-        for (previous, current) in zip(inside, inside.dropFirst()) where !isStill(previous, current) {
-            let before = previous.time.seconds, after = current.time.seconds
-            if boundaries.contains(where: { $0 > before && $0 <= after + 1e-3 }) { continue }
-            active.append(after)
+        for (previous, current) in zip(inside, inside.dropFirst()) where !isStill(previous, current) && !crossesCut(previous, current) {
+            active.append(current.time.seconds)
         }
         guard let firstActive = active.first, let lastActive = active.last else { return piece }
         var newStart = start, newEnd = end
@@ -64,11 +62,11 @@ struct StillEnds {
             run = nil
         }
         for (previous, current) in zip(samples, samples.dropFirst()) {
-            let before = previous.time.seconds, after = current.time.seconds
-            guard isStill(previous, current), !boundaries.contains(where: { $0 > before && $0 <= after + 1e-3 }) else {
+            guard isStill(previous, current), !crossesCut(previous, current) else {
                 close()
                 continue
             }
+            let before = previous.time.seconds, after = current.time.seconds
             if let current = run { run = (current.start, after, current.pairs + 1) } else { run = (before, after, 1) }
         }
         close()
@@ -76,8 +74,21 @@ struct StillEnds {
     }
 
     private func isStill(_ a: SampleSignature, _ b: SampleSignature) -> Bool {
-        guard a.signature.count == b.signature.count, !a.signature.isEmpty else { return false }
-        return zip(a.signature, b.signature).allSatisfy { abs(Int($0) - Int($1)) <= Self.stillness }
+        Self.unchangedShare(a.signature, b.signature) == 1
+    }
+
+    /// Whether a shot boundary lies between two samples: their difference is a cut, not action.
+    private func crossesCut(_ a: SampleSignature, _ b: SampleSignature) -> Bool {
+        let before = a.time.seconds, after = b.time.seconds
+        return boundaries.contains { $0 > before && $0 <= after + 1e-3 }
+    }
+
+    /// The share of the blocks of two signatures that differ by at most `stillness` (0 when they
+    /// cannot be compared).
+    static func unchangedShare(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        guard a.count == b.count, !a.isEmpty else { return 0 }
+        let unchanged = zip(a, b).filter { abs(Int($0) - Int($1)) <= stillness }.count
+        return Double(unchanged) / Double(a.count)
     }
 
     /// Whether nothing is heard anywhere in `range`: no sound stream, or every 20 ms level below

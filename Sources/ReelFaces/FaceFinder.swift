@@ -93,13 +93,11 @@ struct FaceFinder: Sendable {
     private func findBoxes(in pictures: [RGBPicture], finders: [FacePresenceFinder]) throws(MediaFailure) -> [[FaceBox]] {
         let lent = LentFinders(finders: finders)
         let results = Mutex<[Int: Result<[FaceBox], MediaFailure>]>([:])
-        let options = self.options, minimumScore = options.minimumScore
+        let upsample = options.videoUpsample, minimumScore = options.minimumScore
         DispatchQueue.concurrentPerform(iterations: min(lent.finders.count, pictures.count)) { worker in
             for index in stride(from: worker, to: pictures.count, by: lent.finders.count) {
-                let picture = pictures[index]
-                let upsample = options.upsample(options.videoUpsample, forSide: max(picture.width, picture.height))
                 let result = Result { () throws(MediaFailure) in
-                    try lent.finders[worker].faces(in: picture, upsample: upsample, minimumScore: minimumScore)
+                    try lent.finders[worker].faces(in: pictures[index], upsample: upsample, minimumScore: minimumScore)
                 }
                 results.withLock { $0[index] = result }
             }

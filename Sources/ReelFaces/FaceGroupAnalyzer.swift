@@ -37,10 +37,10 @@ public actor FaceGroupAnalyzer {
         /// The defaults.
         public init() {}
 
-        /// How many times a picture whose longer side is `side` pixels is doubled for the
-        /// detector: at least `configured`, and more for a small picture while the result stays
+        /// How many times a photo whose longer side is `side` pixels is doubled for the
+        /// detector: at least `configured`, and more for a small one while the result stays
         /// within `detectionSize`: a 256 px photo is searched at 1024 px. (A video's pictures are
-        /// already enlarged to `detectionSize`, at most 4x, when sampled.)
+        /// enlarged to `detectionSize`, at most 4x, when sampled, and searched as they are.)
         func upsample(_ configured: Int, forSide side: Int) -> Int {
             var doublings = 0
             // Three doublings at most: a thumbnail is not worth a detector pass at 8x.

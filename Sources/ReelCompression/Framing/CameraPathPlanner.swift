@@ -30,16 +30,14 @@ struct CameraPathPlanner {
     /// The path for `shots` (file seconds, in output order) from `observations` (in time order).
     func path(shots: [(start: Double, end: Double)], observations: [SubjectObservation], origin: Double) -> CameraPath {
         var planned: [CameraPath.Shot] = []
-        var tracked: Double?
-        var resting: ClosedRange<Double>?
-        var leaving: (box: ClosedRange<Double>, time: Double)?
         for shot in shots {
             let seen = observations.filter { $0.time >= shot.start - 1e-6 && $0.time < shot.end }
             var corridors: [(time: Double, low: Double, high: Double, centre: Double?)] = []
             var apart = 0, withFaces = 0
-            tracked = nil
-            resting = nil
-            leaving = nil
+            // What the camera follows starts afresh at every cut.
+            var tracked: Double?
+            var resting: ClosedRange<Double>?
+            var leaving: (box: ClosedRange<Double>, time: Double)?
             var lastFaces: (time: Double, faces: [CGRect], speaker: CGRect?)?
             let speakers = speakerFinder.speakers(in: seen)
             for (index, var observation) in seen.enumerated() {
