@@ -35,26 +35,28 @@ package final class ProgressReporter: Sendable {
     }
 
     /// Reports `fraction` of this reporter's range if the whole moved at least 1% since the last report.
+    ///
+    /// The handler is called while the state is locked: decided outside it, two threads' values
+    /// (the analysis's decode workers report side by side) could reach the handler in the
+    /// opposite order and the bar would step back. It is called about 100 times in a job.
     package func report(_ fraction: Double) {
         guard let handler else { return }
         let value = min(lower + (upper - lower) * min(max(fraction, 0), 1), 0.999)
-        let shouldSend = state.last.withLock { previous -> Bool in
-            guard value >= previous + 0.01 || previous < 0 else { return false }
+        state.last.withLock { previous in
+            guard value >= previous + 0.01 || previous < 0 else { return }
             previous = value
-            return true
+            handler(value)
         }
-        if shouldSend { handler(value) }
     }
 
     /// Reports completion of the whole job (1.0), once.
     package func finish() {
         guard let handler else { return }
-        let shouldSend = state.last.withLock { previous -> Bool in
-            guard previous < 1 else { return false }
+        state.last.withLock { previous in
+            guard previous < 1 else { return }
             previous = 1
-            return true
+            handler(1)
         }
-        if shouldSend { handler(1) }
     }
 
     /// A closure reporting the sub-range `[from, to]` of this reporter's range.
