@@ -1,4 +1,5 @@
 #include "reel_faces.h"
+#include "shape_predictor_reader.h"
 #include "shim_support.h"
 
 // dlib's 68-point landmarks and what they say about a face: eyes open, a smile, frontalness.
@@ -18,10 +19,13 @@ struct reel_face_landmarker {
     dlib::shape_predictor model;
 };
 
-extern "C" reel_face_landmarker *reel_face_landmarker_create(const char *path, char *error, size_t error_size) {
+extern "C" reel_face_landmarker *reel_face_landmarker_create(const char *path, int dlib_reader, char *error,
+                                                             size_t error_size) {
     try {
         auto landmarker = std::make_unique<reel_face_landmarker>();
-        dlib::deserialize(path) >> landmarker->model;
+        if (dlib_reader != 0 || !reel_faces::read_shape_predictor(path, landmarker->model)) {
+            dlib::deserialize(path) >> landmarker->model;
+        }
         if (landmarker->model.num_parts() != 68) {
             write_error(error, error_size, "not a 68-point landmark model");
             return nullptr;

@@ -1,5 +1,6 @@
 #include "reel_faces.h"
 #include "hog_avx2.h"
+#include "shape_predictor_reader.h"
 #include "shim_support.h"
 
 #include <dlib/dnn.h>
@@ -127,7 +128,9 @@ extern "C" reel_face_engine *reel_face_engine_create(const char *landmarks_path,
                                                      char *error, size_t error_size) {
     try {
         auto engine = std::make_unique<reel_face_engine>();
-        dlib::deserialize(landmarks_path) >> engine->landmarks;
+        if (!reel_faces::read_shape_predictor(landmarks_path, engine->landmarks)) {
+            dlib::deserialize(landmarks_path) >> engine->landmarks;
+        }
         dlib::deserialize(recognition_path) >> engine->network;
         return engine.release();
     } catch (const std::exception &failure) {
