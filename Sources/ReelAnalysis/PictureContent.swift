@@ -24,18 +24,21 @@ struct PictureContent: Equatable {
         let chromaWidth = (width + 1) / 2
         var luma = [Double](repeating: 0, count: columns * rows)
         var blue = luma, red = luma, counts = luma, chromaCounts = luma
+        // Each pixel's column of cells, worked out once rather than divided for every row.
+        let lumaColumn = (0..<width).map { x in min(x * columns / width, columns - 1) }
+        let chromaColumn = (0..<chromaWidth).map { x in min(2 * x * columns / width, columns - 1) }
         for y in 0..<height {
-            let row = min(y * rows / height, rows - 1) * columns
+            let row = min(y * rows / height, rows - 1) * columns, line = y * width
             for x in 0..<width {
-                let cell = row + min(x * columns / width, columns - 1)
-                luma[cell] += Double(picture.luma[y * width + x])
+                let cell = row + lumaColumn[x]
+                luma[cell] += Double(picture.luma[line + x])
                 counts[cell] += 1
             }
         }
         for y in 0..<((height + 1) / 2) {
             let row = min(2 * y * rows / height, rows - 1) * columns
             for x in 0..<chromaWidth where y * chromaWidth + x < picture.chromaU.count {
-                let cell = row + min(2 * x * columns / width, columns - 1)
+                let cell = row + chromaColumn[x]
                 blue[cell] += Double(picture.chromaU[y * chromaWidth + x])
                 red[cell] += Double(picture.chromaV[y * chromaWidth + x])
                 chromaCounts[cell] += 1

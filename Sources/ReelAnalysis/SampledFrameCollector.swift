@@ -96,11 +96,13 @@ final class SampledFrameCollector: AnalysisPictureSink {
         func blocks(_ plane: [UInt8], width: Int, height: Int, columns: Int, rows: Int) -> [UInt8] {
             var sums = [Int](repeating: 0, count: columns * rows)
             var counts = [Int](repeating: 0, count: columns * rows)
+            // Each pixel's column of blocks, worked out once rather than divided for every row.
+            let blockColumn = (0..<width).map { x in min(x * columns / width, columns - 1) }
             for y in 0..<height {
-                let row = min(y * rows / height, rows - 1)
+                let rowStart = min(y * rows / height, rows - 1) * columns, line = y * width
                 for x in 0..<width {
-                    let cell = row * columns + min(x * columns / width, columns - 1)
-                    sums[cell] += Int(plane[y * width + x])
+                    let cell = rowStart + blockColumn[x]
+                    sums[cell] += Int(plane[line + x])
                     counts[cell] += 1
                 }
             }

@@ -24,15 +24,19 @@ package struct GlobalMotion: Equatable {
         guard previous.width == width, previous.height == height, width > 8, height > 8,
               previous.luma.count == current.luma.count else { return nil }
         func profiles(_ luma: [UInt8]) -> (columns: [Double], rows: [Double]) {
-            var columns = [Double](repeating: 0, count: width), rows = [Double](repeating: 0, count: height)
+            // Whole-number sums (exact, as the floating-point ones were) are cheaper per pixel.
+            var columns = [Int](repeating: 0, count: width), rows = [Int](repeating: 0, count: height)
             for y in 0..<height {
+                var rowTotal = 0
+                let line = y * width
                 for x in 0..<width {
-                    let value = Double(luma[y * width + x])
-                    columns[x] += value
-                    rows[y] += value
+                    let value = Int(luma[line + x])
+                    columns[x] &+= value
+                    rowTotal &+= value
                 }
+                rows[y] = rowTotal
             }
-            return (columns.map { $0 / Double(height) }, rows.map { $0 / Double(width) })
+            return (columns.map { Double($0) / Double(height) }, rows.map { Double($0) / Double(width) })
         }
         let before = profiles(previous.luma), after = profiles(current.luma)
         let dx = bestShift(before.columns, after.columns, limit: max(width / 10, 1))
