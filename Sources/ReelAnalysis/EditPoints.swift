@@ -60,10 +60,14 @@ struct EditPoints {
                 // the same inward, outward no farther (a low is a fair cut; a shot is a better one).
                 // A low within a few frames of a shot boundary is as good as the boundary (the
                 // budget left no room for the last frames).
+                // Without sound, only outward: a silent piece whose edge falls in movement is
+                // lengthened until the movement ends (someone reaches the table) rather than cut
+                // back by seconds to a moment that is merely stiller (vtest's walkers never stop).
                 let nextToCut = chosen.kind == .low && boundaries.contains { abs($0 - chosen.time) <= Self.frames }
                 if chosen.kind != .clean && !nextToCut {
+                    let heard = sound?.hasSound == true
                     let farther = point(reaching: chosen.kind == .quietest ? 2 * reachOutward : reachOutward,
-                                        inward: max(reachInward, (end - start) / 3))
+                                        inward: heard ? max(reachInward, (end - start) / 3) : reachInward)
                     if farther.kind == .clean { chosen = farther }
                 }
                 if side == .end { pieces[index].1 = chosen.time } else { pieces[index].0 = chosen.time }
@@ -160,18 +164,20 @@ struct EditPoints {
 
     /// Without sound: a shot boundary near the edge; else, when the edge falls in movement (a
     /// person mid-stride), the nearest moment within reach where the picture holds still, so
-    /// the movement is seen whole or not at all; else the edge as it is (a fixed camera's joins
-    /// dissolve).
+    /// the movement is seen whole or not at all; else the edge as it is, as the quietest there
+    /// is (so a wider reach is tried; a fixed camera's joins dissolve). A video with no still
+    /// stretch at all (a moving camera) has no movement to see whole: its edges stay.
     private func silentCut(_ time: Double, side: Side, within allowed: ClosedRange<Double>, cost: (Double) -> Double) -> CutPoint {
         let nearest = boundaries(for: side, within: allowed).min { abs($0 - time) < abs($1 - time) }
         if let nearest, abs(nearest - time) <= snapDistance { return CutPoint(time: nearest, kind: .clean) }
-        guard !stillSpans.contains(where: { $0.contains(time) }) else { return CutPoint(time: time, kind: .clean) }
+        guard !stillSpans.isEmpty, !stillSpans.contains(where: { $0.contains(time) }) else { return CutPoint(time: time, kind: .clean) }
         let points = stillSpans.compactMap { span -> Double? in
             let lead = min(pauseLead, (span.upperBound - span.lowerBound) / 2)
             let point = side == .end ? span.lowerBound + lead : span.upperBound - lead
             return allowed.contains(point) ? point : nil
         }
-        return CutPoint(time: points.min { cost($0) < cost($1) } ?? time, kind: .clean)
+        guard let best = points.min(by: { cost($0) < cost($1) }) else { return CutPoint(time: time, kind: .quietest) }
+        return CutPoint(time: best, kind: .clean)
     }
 
     /// Whether the sound around `time` is quiet or clearly lower than around it.

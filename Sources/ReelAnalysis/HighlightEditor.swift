@@ -91,7 +91,10 @@ package enum HighlightEditor {
         let ending = story?.endingPiece(editing: editing, bounds: bounds, quality: quality)
         let pieces = fill(budget: budget, from: candidates, ending: ending, editing: editing, bounds: bounds,
                           watchable: watchable(segments), cuts: cuts, looks: looks)
-        let refined = edits.refined(pieces, budget: budget, joinOverlap: editing.crossfade)
+        // Still, silent ends go first: the budget they held lets the edges reach outward, so
+        // an action cut off at a segment's edge can be seen whole.
+        let trimmed = pieces.map { still.trimmed($0, minimumPiece: editing.minimumPiece) }
+        let refined = edits.refined(trimmed, budget: budget, joinOverlap: editing.crossfade)
         return merged(refined.map { still.trimmed($0, minimumPiece: editing.minimumPiece) }, gap: 0.05)
     }
 

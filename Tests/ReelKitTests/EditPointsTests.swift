@@ -110,9 +110,22 @@ import Testing
         #expect(Self.rounded(edits.refined([range(2.5, 7)], budget: nil)) == [[1.71, 7]])
         let cut = EditPoints(boundaries: [2.3], sound: nil, bounds: 0...8, stillSpans: spans)
         #expect(Self.rounded(cut.refined([range(2.5, 7)], budget: nil)) == [[2.3, 7]])
-        // Out of reach (the stillness 3 s away), the edge stays where it was.
-        let far = EditPoints(boundaries: [], sound: nil, bounds: 0...12, stillSpans: [0...1, 9...12])
-        #expect(Self.rounded(far.refined([range(4, 6)], budget: nil)) == [[4, 6]])
+        // Out of reach (the stillness 5 s away, past twice the reach), the edge stays where it was.
+        let far = EditPoints(boundaries: [], sound: nil, bounds: 0...16, stillSpans: [0...1, 12.5...16])
+        #expect(Self.rounded(far.refined([range(6, 8)], budget: nil)) == [[6, 8]])
+    }
+
+    /// one-by-one's 30 s reel ended as a man walked in (23.4 s; he reaches the table 2.4 s
+    /// later): an end in movement with no stillness within the usual reach looks twice as far
+    /// outward, budget allowing, so the walk is seen whole. Never farther inward than usual: a
+    /// scene whose walkers never stop keeps its edges rather than losing seconds of them.
+    @Test func withoutSoundAMovementRunningPastTheReachIsSeenWhole() {
+        let edits = EditPoints(boundaries: [], sound: nil, bounds: 0...40, stillSpans: [8.2...17.7, 20.4...22.5, 25.7...40])
+        #expect(Self.rounded(edits.refined([range(17.2, 23.4)], budget: nil)) == [[17.2, 25.82]])
+        #expect(Self.rounded(edits.refined([range(17.2, 23.4)], budget: 8.7)) == [[17.2, 25.82]])
+        #expect(Self.rounded(edits.refined([range(17.2, 23.4)], budget: 7)) == [[17.2, 23.4]], "no room: the edge stays")
+        let walkers = EditPoints(boundaries: [], sound: nil, bounds: 0...80, stillSpans: [30...31, 49...49.5, 60...61])
+        #expect(Self.rounded(walkers.refined([range(40, 52)], budget: nil)) == [[40, 52]], "stillness 2.9 s inward is not taken")
     }
 
     @Test func anEnvelopeSurvivesASavedAnalysis() throws {

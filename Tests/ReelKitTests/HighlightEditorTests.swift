@@ -214,4 +214,24 @@ import Testing
         // No qualifying sample inside: the middle.
         #expect(analysis.bestPicture(in: TimeRange(start: Self.seconds(8), end: Self.seconds(12))).seconds == 10)
     }
+    /// A budget piece cut from a fixed, silent camera in whole segments (one-by-one's 51.8 s
+    /// start, as a woman walks up to the table): its still end is trimmed first, and the budget
+    /// that frees lets the start reach back to before the walk began, so the walk is seen whole.
+    @Test func aTrimmedStillEndLendsItsBudgetToAMovementCutOff() {
+        var analysis = Self.analysis([(0, 4, 2, 100), (4, 8, 8, 100), (8, 12, 2, 100), (12, 16, 2, 100)])
+        // Still but for someone walking in from 3 s to 5 s (one block changing every sample).
+        analysis.samples = stride(from: 0.0, to: 16, by: 0.25).map { time in
+            var signature = [UInt8](repeating: 100, count: 224)
+            signature[100] = UInt8(60 + 20 * Int(min(max(time - 3, 0), 2) * 4))
+            return SampleSignature(time: Self.seconds(time), signature: signature)
+        }
+        var editing = HighlightEditing()
+        editing.budget = 4
+        editing.spansTheStory = false
+        editing.fillsBelowLevel = false
+        let pieces = HighlightEditor.pieces(analysis, editing: editing).map {
+            [($0.start.seconds * 100).rounded() / 100, ($0.end.seconds * 100).rounded() / 100]
+        }
+        #expect(pieces == [[2.88, 5.5]])
+    }
 }
