@@ -26,7 +26,30 @@ package enum JoinLooks {
                 return false
             }
             return PictureMeasurer.difference(last.signature, first.signature) < sameFraming
-                || StillEnds.unchangedShare(last.signature, first.signature) >= sameBackground
+                || unchangedShareAfterExposure(last.signature, first.signature) >= sameBackground
         }
+    }
+
+    /// Luma blocks at the start of a signature (16x9; U and V follow).
+    static let lumaBlocks = 16 * 9
+
+    /// Largest typical change of the luma blocks (0-255) taken for the camera's exposure rather
+    /// than a change of scene or light: one-by-one's steps measure about 20.
+    static let largestExposureStep = 32
+
+    /// `StillEnds.unchangedShare` once the luma blocks' typical (median) change is taken out, up
+    /// to `largestExposureStep`: a camera's automatic exposure brightens the whole background
+    /// when someone dark fills the middle (one-by-one: 20 levels brighter with a man in black
+    /// at the table than with the table empty), which would otherwise read as a new scene.
+    static func unchangedShareAfterExposure(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        guard a.count == b.count, a.count > lumaBlocks else { return StillEnds.unchangedShare(a, b) }
+        let shifts = zip(a.prefix(lumaBlocks), b.prefix(lumaBlocks)).map { Int($1) - Int($0) }.sorted()
+        let typical = shifts[shifts.count / 2]
+        let exposure = abs(typical) <= largestExposureStep ? typical : 0
+        let unchanged = a.indices.filter { index in
+            let shift = Int(b[index]) - Int(a[index]) - (index < lumaBlocks ? exposure : 0)
+            return abs(shift) <= StillEnds.stillness
+        }.count
+        return Double(unchanged) / Double(a.count)
     }
 }

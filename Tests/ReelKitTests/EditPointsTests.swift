@@ -198,4 +198,26 @@ import Testing
         }
         #expect(JoinLooks.jumpCuts(pieces, in: analysis) == [true, false])
     }
+
+    /// A camera's automatic exposure brightens the whole background when someone dark fills
+    /// the middle (one-by-one: the wall 20 levels brighter with a man in black at the table
+    /// than with the table empty). The join is still over the same background, and dissolves;
+    /// the same change of brightness over a different picture is still a cut.
+    @Test func aJoinOverTheSameBackgroundDissolvesWhateverTheExposure() {
+        func sample(_ time: Double, _ signature: [UInt8]) -> SampleSignature {
+            SampleSignature(time: MediaTime(seconds: time, timescale: 1000), signature: signature)
+        }
+        let lumaBlocks = JoinLooks.lumaBlocks
+        let empty = (0..<224).map { UInt8($0 < lumaBlocks ? 90 + ($0 * 7) % 100 : 128) }
+        var visitor = empty.enumerated().map { index, value in index < lumaBlocks ? value + 20 : value }
+        for block in [40, 41, 56, 57, 72, 73, 88, 89, 104, 105] { visitor[block] = 15 }
+        let elsewhere = (0..<224).map { UInt8($0 < lumaBlocks ? 190 - ($0 * 13) % 100 : 128) }
+        #expect(StillEnds.unchangedShare(visitor, empty) < JoinLooks.sameBackground, "unadjusted, the exposure reads as a new scene")
+        var analysis = HighlightEditorTests.analysis([(0, 4, 7, 50), (4, 8, 7, 50), (8, 12, 7, 50)])
+        analysis.samples = [sample(1, visitor), sample(5, empty), sample(9, elsewhere)]
+        let pieces = [(0.5, 2.0), (4.5, 6.0), (8.5, 10.0)].map {
+            TimeRange(start: MediaTime(seconds: $0.0, timescale: 1000), end: MediaTime(seconds: $0.1, timescale: 1000))
+        }
+        #expect(JoinLooks.jumpCuts(pieces, in: analysis) == [true, false])
+    }
 }
