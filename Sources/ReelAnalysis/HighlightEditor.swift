@@ -62,9 +62,10 @@ package enum HighlightEditor {
         var candidates = distinct(runs(segments, at: editing.minimumLevel, editing: editing, bounds: bounds, quality: quality), looks: looks)
         let cuts = analysis.boundaries.map(\.time)
         let still = StillEnds(samples: analysis.samples, sound: analysis.sound, boundaries: analysis.boundaries.map(\.time.seconds))
+        let stillSpans = still.stillSpans()
         let edits = EditPoints(boundaries: cuts.map(\.seconds), sound: analysis.sound,
                                bounds: bounds.start.seconds...bounds.end.seconds,
-                               stillSpans: analysis.sound?.hasSound == true ? [] : still.stillSpans(),
+                               stillSpans: analysis.sound?.hasSound == true ? [] : stillSpans,
                                snapDistance: editing.snapDistance, minimumPiece: editing.minimumPiece)
         let arc = editing.spansTheStory ? StoryArc(segments: segments, bounds: bounds, mergeGap: editing.mergeGap,
                                                           highlightLevel: editing.minimumLevel) : nil
@@ -73,7 +74,8 @@ package enum HighlightEditor {
             if let arc, arc.applies(toReelOf: total(pieces)) {
                 pieces = withEnding(pieces, arc: arc, editing: editing, bounds: bounds, quality: quality, cuts: cuts)
             }
-            return merged(edits.refined(pieces, budget: nil).map { still.trimmed($0, minimumPiece: editing.minimumPiece) }, gap: 0.05)
+            let trimmed = edits.refined(pieces, budget: nil).map { still.trimmed($0, minimumPiece: editing.minimumPiece) }
+            return merged(trimmed.flatMap { still.withoutInnerStills($0, spans: stillSpans, minimumPiece: editing.minimumPiece) }, gap: 0.05)
         }
         let story = arc.flatMap { $0.applies(toReelOf: budget) ? $0 : nil }
         if let story { candidates.removeAll { story.isCredits($0.range) } }
@@ -91,11 +93,14 @@ package enum HighlightEditor {
         let ending = story?.endingPiece(editing: editing, bounds: bounds, quality: quality)
         let pieces = fill(budget: budget, from: candidates, ending: ending, editing: editing, bounds: bounds,
                           watchable: watchable(segments), cuts: cuts, looks: looks)
-        // Still, silent ends go first: the budget they held lets the edges reach outward, so
-        // an action cut off at a segment's edge can be seen whole.
-        let trimmed = pieces.map { still.trimmed($0, minimumPiece: editing.minimumPiece) }
+        // Still, silent ends and stretches go first: the budget they held lets the edges reach
+        // outward, so an action cut off at a segment's edge can be seen whole.
+        let trimmed = pieces.map { still.trimmed($0, minimumPiece: editing.minimumPiece) }.flatMap {
+            still.withoutInnerStills($0, spans: stillSpans, minimumPiece: editing.minimumPiece)
+        }
         let refined = edits.refined(trimmed, budget: budget, joinOverlap: editing.crossfade)
-        return merged(refined.map { still.trimmed($0, minimumPiece: editing.minimumPiece) }, gap: 0.05)
+        let settled = refined.map { still.trimmed($0, minimumPiece: editing.minimumPiece) }
+        return merged(settled.flatMap { still.withoutInnerStills($0, spans: stillSpans, minimumPiece: editing.minimumPiece) }, gap: 0.05)
     }
 
     /// Runs of touching segments at or above `level`, joined across gaps under `mergeGap`.

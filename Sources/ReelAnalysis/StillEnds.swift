@@ -51,6 +51,30 @@ struct StillEnds {
         return TimeRange(start: MediaTime(seconds: newStart, timescale: 1_000_000), end: MediaTime(seconds: newEnd, timescale: 1_000_000))
     }
 
+    /// `piece` without the still, silent stretches inside it that last `innerStill` or more (the
+    /// empty car park between two cars, bottles standing untouched between two hands): each is
+    /// cut out but for `margin` on either side, where neither part would be left shorter than
+    /// `minimumPiece`. `spans` are the video's `stillSpans()`.
+    func withoutInnerStills(_ piece: TimeRange, spans: [ClosedRange<Double>], minimumPiece: Double) -> [TimeRange] {
+        let end = piece.end.seconds
+        var parts: [TimeRange] = []
+        var from = piece.start.seconds
+        for span in spans where span.upperBound - span.lowerBound >= Self.innerStill {
+            let cutFrom = span.lowerBound + Self.margin, cutTo = span.upperBound - Self.margin
+            guard cutFrom - from >= minimumPiece, end - cutTo >= minimumPiece, isSilent(span) else { continue }
+            parts.append(TimeRange(start: Self.time(from), end: Self.time(cutFrom)))
+            from = cutTo
+        }
+        guard !parts.isEmpty else { return [piece] }
+        return parts + [TimeRange(start: Self.time(from), end: piece.end)]
+    }
+
+    /// A still, silent stretch inside a piece this long or longer is cut out (a second of it at
+    /// least, `margin` kept on either side).
+    static let innerStill = 2.0
+
+    private static func time(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, timescale: 1_000_000) }
+
     /// The stretches (first to last sample, seconds) where the picture holds still: at least
     /// three consecutive samples with no block changing more than `stillness`, within one shot.
     /// A silent video's pauses: where a cut leaves no movement broken off.

@@ -53,4 +53,28 @@ import Testing
         let cut = StillEnds(samples: samples, sound: nil, boundaries: [1]).stillSpans()
         #expect(cut.count == 3 && abs(cut[0].upperBound - 5.0 / 6) < 1e-6 && cut[1].lowerBound == 1, "\(cut)")
     }
+    /// car-detection's reel ran on through 5 s of empty car park between two cars: a still,
+    /// silent stretch of 2 s or more inside a piece is cut out but for half a second either
+    /// side; not when it is heard, shorter, or would leave a part under the shortest piece.
+    @Test func aStillSilentStretchInsideAPieceIsCutOut() {
+        // Walking from 2 to 4 s and from 8 to 10 s, still otherwise (12 s, six samples a second).
+        let twice: [SampleSignature] = (0..<72).map { index in
+            let time = Double(index) / 6
+            let walking = (time >= 2 && time < 4) || (time >= 8 && time < 10)
+            let signature = (0..<224).map { block in UInt8(walking ? (block * 7 + index * 40) % 256 : 100 + (index + block) % 3) }
+            return SampleSignature(time: MediaTime(seconds: time, timescale: 600), signature: signature)
+        }
+        let still = StillEnds(samples: twice, sound: nil)
+        let spans = still.stillSpans()
+        let parts = still.withoutInnerStills(range(1.5, 10.5), spans: spans, minimumPiece: 2)
+        #expect(parts.count == 2, "\(parts)")
+        #expect(abs(parts[0].start.seconds - 1.5) < 0.01 && abs(parts[0].end.seconds - 4.5) < 0.01, "\(parts)")
+        #expect(abs(parts[1].start.seconds - (47.0 / 6 - 0.5)) < 0.01 && abs(parts[1].end.seconds - 10.5) < 0.01, "\(parts)")
+        #expect(still.withoutInnerStills(range(1.5, 10.5), spans: spans, minimumPiece: 3.5) == [range(1.5, 10.5)],
+                "a part would be under the shortest piece")
+        let speech = SoundEnvelope(start: 0, step: 0.02, levels: [Int8](repeating: -20, count: 600), typical: -20)
+        let heard = StillEnds(samples: twice, sound: speech)
+        #expect(heard.withoutInnerStills(range(1.5, 10.5), spans: heard.stillSpans(), minimumPiece: 2) == [range(1.5, 10.5)])
+        #expect(still.withoutInnerStills(range(1.5, 10.5), spans: [4...5.8], minimumPiece: 2) == [range(1.5, 10.5)], "1.8 s is kept")
+    }
 }
