@@ -44,12 +44,19 @@ import Testing
             config.reframing = Reframing(aspect: .vertical)
             config.trim = .highlights(HighlightReelOptions(minimumLevel: 0, person: ReelPerson(faceIndex: indexDirectory, entityID: person)))
             let result = try await VideoCompressor().compressVideo(source, config: config)
-            let still = directory.appendingPathComponent("\(person).png")
             let output = result.url
-            try await offPool { try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-ss", "1.5", "-i", output.path, "-frames:v", "1", still.path]) }
-            let seen = try await index.identifyFaces(in: [FaceFixtures.image(still)])
-            let faces = try #require(seen.first?.1)
-            #expect(faces.map(\.entityID) == [person], "the reel of \(person) shows \(faces.map(\.entityID))")
+            let duration = try MediaInfo.probe(output).duration
+            // Three pictures through the reel, each showing that person alone (a failure says
+            // what each showed, and how long the reel is).
+            var shown: [String] = []
+            for time in ["1.0", "1.5", "2.5"] {
+                let still = directory.appendingPathComponent("\(person)-\(time).png")
+                try await offPool { try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-ss", time, "-i", output.path, "-frames:v", "1", still.path]) }
+                let seen = try await index.identifyFaces(in: [FaceFixtures.image(still)])
+                let faces = try #require(seen.first?.1)
+                shown.append("\(time) s: \(faces.map(\.entityID))")
+                #expect(faces.map(\.entityID) == [person], "the reel of \(person) (\(duration) s) shows \(shown)")
+            }
         }
         // The video was added to the index on the first reel; the astronaut is not in it.
         var config = Harness.fastConfig(in: directory)
