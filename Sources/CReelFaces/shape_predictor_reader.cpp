@@ -6,12 +6,8 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 #include <vector>
-
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 // dlib's format (dlib/serialize.h, float_details.h, matrix.h, shape_predictor.h): an integer is
 // a control byte (size in the low four bits, 0x80 for negative) and that many little-endian
@@ -90,30 +86,22 @@ class Cursor {
     bool broken = false;
 };
 
-// The file's bytes, mapped rather than read: no 100 MB buffer to clear and fill.
-class MappedFile {
-  public:
-    explicit MappedFile(const std::string &path) {
-        const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (descriptor < 0) return;
-        struct stat status {};
-        if (::fstat(descriptor, &status) == 0 && status.st_size > 0) {
-            void *mapped = ::mmap(nullptr, static_cast<size_t>(status.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0);
-            if (mapped != MAP_FAILED) {
-                start = static_cast<const unsigned char *>(mapped);
-                length = static_cast<size_t>(status.st_size);
-                ::madvise(mapped, length, MADV_SEQUENTIAL);
-            }
-        }
-        ::close(descriptor);
+// The file's bytes, read in one go into a buffer that is not cleared first. Not mapped: a
+// model file replaced in place while it is mapped (a `make models` in another shell) would stop
+// the process with SIGBUS, where a short read is only a failed load.
+struct FileBytes {
+    explicit FileBytes(const std::string &path) {
+        std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "rb"), std::fclose);
+        if (!file || std::fseek(file.get(), 0, SEEK_END) != 0) return;
+        const long size = std::ftell(file.get());
+        if (size <= 0 || std::fseek(file.get(), 0, SEEK_SET) != 0) return;
+        std::unique_ptr<unsigned char[]> buffer(new (std::nothrow) unsigned char[static_cast<size_t>(size)]);
+        if (!buffer || std::fread(buffer.get(), 1, static_cast<size_t>(size), file.get()) != static_cast<size_t>(size)) return;
+        bytes = std::move(buffer);
+        length = static_cast<size_t>(size);
     }
-    ~MappedFile() {
-        if (start != nullptr) ::munmap(const_cast<unsigned char *>(start), length);
-    }
-    MappedFile(const MappedFile &) = delete;
-    MappedFile &operator=(const MappedFile &) = delete;
 
-    const unsigned char *start = nullptr;
+    std::unique_ptr<unsigned char[]> bytes;
     size_t length = 0;
 };
 
@@ -122,9 +110,9 @@ class MappedFile {
 namespace reel_faces {
 
 bool read_shape_predictor(const std::string &path, dlib::shape_predictor &model) {
-    const MappedFile file(path);
-    if (file.start == nullptr) return false;
-    Cursor input(file.start, file.length);
+    const FileBytes file(path);
+    if (!file.bytes) return false;
+    Cursor input(file.bytes.get(), file.length);
     if (input.integer<int>() != 1) return false;
     const dlib::matrix<float, 0, 1> initial_shape = input.column();
     if (input.failed() || initial_shape.size() == 0 || initial_shape.size() % 2 != 0) return false;

@@ -67,7 +67,7 @@ package final class FaceLandmarker: Sendable {
     }
 
     /// Loads `model`; nil when it cannot be read. `readsWithDlib` skips the fast reader of
-    /// dlib's format and uses dlib's own (three times slower; for comparing the two).
+    /// dlib's format and uses dlib's own (more than twice as slow; for comparing the two).
     package init?(model: URL, readsWithDlib: Bool = false) {
         var message = [CChar](repeating: 0, count: 512)
         guard let created = message.withUnsafeMutableBufferPointer({

@@ -113,7 +113,7 @@ typedef struct reel_face_expression {
 
 /// Loads the 68-point model; NULL with a message in `error` when it cannot be read. With
 /// `dlib_reader` 0 a fast reader of dlib's format goes first (dlib's own reader is the
-/// fallback); 1 uses dlib's reader alone, about three times slower.
+/// fallback); 1 uses dlib's reader alone, more than twice as slow.
 reel_face_landmarker *reel_face_landmarker_create(const char *path, int dlib_reader, char *error, size_t error_size);
 
 /// Frees a landmarker (NULL is ignored).
