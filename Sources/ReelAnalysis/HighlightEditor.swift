@@ -63,6 +63,12 @@ package enum HighlightEditor {
         let cuts = analysis.boundaries.map(\.time)
         let still = StillEnds(samples: analysis.samples, sound: analysis.sound, boundaries: analysis.boundaries.map(\.time.seconds))
         let stillSpans = still.stillSpans()
+        // Pieces without their still, silent ends, and without such stretches inside them.
+        func quieted(_ ranges: [TimeRange]) -> [TimeRange] {
+            ranges.map { still.trimmed($0, minimumPiece: editing.minimumPiece) }.flatMap {
+                still.withoutInnerStills($0, spans: stillSpans, minimumPiece: editing.minimumPiece)
+            }
+        }
         let edits = EditPoints(boundaries: cuts.map(\.seconds), sound: analysis.sound,
                                bounds: bounds.start.seconds...bounds.end.seconds,
                                stillSpans: analysis.sound?.hasSound == true ? [] : stillSpans,
@@ -74,8 +80,7 @@ package enum HighlightEditor {
             if let arc, arc.applies(toReelOf: total(pieces)) {
                 pieces = withEnding(pieces, arc: arc, editing: editing, bounds: bounds, quality: quality, cuts: cuts)
             }
-            let trimmed = edits.refined(pieces, budget: nil).map { still.trimmed($0, minimumPiece: editing.minimumPiece) }
-            return merged(trimmed.flatMap { still.withoutInnerStills($0, spans: stillSpans, minimumPiece: editing.minimumPiece) }, gap: 0.05)
+            return merged(quieted(edits.refined(pieces, budget: nil)), gap: 0.05)
         }
         let story = arc.flatMap { $0.applies(toReelOf: budget) ? $0 : nil }
         if let story { candidates.removeAll { story.isCredits($0.range) } }
@@ -94,13 +99,10 @@ package enum HighlightEditor {
         let pieces = fill(budget: budget, from: candidates, ending: ending, editing: editing, bounds: bounds,
                           watchable: watchable(segments), cuts: cuts, looks: looks)
         // Still, silent ends and stretches go first: the budget they held lets the edges reach
-        // outward, so an action cut off at a segment's edge can be seen whole.
-        let trimmed = pieces.map { still.trimmed($0, minimumPiece: editing.minimumPiece) }.flatMap {
-            still.withoutInnerStills($0, spans: stillSpans, minimumPiece: editing.minimumPiece)
-        }
-        let refined = edits.refined(trimmed, budget: budget, joinOverlap: editing.crossfade)
-        let settled = refined.map { still.trimmed($0, minimumPiece: editing.minimumPiece) }
-        return merged(settled.flatMap { still.withoutInnerStills($0, spans: stillSpans, minimumPiece: editing.minimumPiece) }, gap: 0.05)
+        // outward, so an action cut off at a segment's edge can be seen whole. Again after, for
+        // what the edges reached into.
+        let refined = edits.refined(quieted(pieces), budget: budget, joinOverlap: editing.crossfade)
+        return merged(quieted(refined), gap: 0.05)
     }
 
     /// Runs of touching segments at or above `level`, joined across gaps under `mergeGap`.

@@ -30,9 +30,6 @@ package enum JoinLooks {
         }
     }
 
-    /// Luma blocks at the start of a signature (16x9; U and V follow).
-    static let lumaBlocks = 16 * 9
-
     /// Largest typical change of the luma blocks (0-255) taken for the camera's exposure rather
     /// than a change of scene or light: one-by-one's steps measure about 20.
     static let largestExposureStep = 32
@@ -42,14 +39,10 @@ package enum JoinLooks {
     /// when someone dark fills the middle (one-by-one: 20 levels brighter with a man in black
     /// at the table than with the table empty), which would otherwise read as a new scene.
     static func unchangedShareAfterExposure(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        let lumaBlocks = SampledFrameCollector.lumaBlocks
         guard a.count == b.count, a.count > lumaBlocks else { return StillEnds.unchangedShare(a, b) }
         let shifts = zip(a.prefix(lumaBlocks), b.prefix(lumaBlocks)).map { Int($1) - Int($0) }.sorted()
         let typical = shifts[shifts.count / 2]
-        let exposure = abs(typical) <= largestExposureStep ? typical : 0
-        let unchanged = a.indices.filter { index in
-            let shift = Int(b[index]) - Int(a[index]) - (index < lumaBlocks ? exposure : 0)
-            return abs(shift) <= StillEnds.stillness
-        }.count
-        return Double(unchanged) / Double(a.count)
+        return StillEnds.unchangedShare(a, b, lumaShift: abs(typical) <= largestExposureStep ? typical : 0)
     }
 }

@@ -91,6 +91,9 @@ final class SampledFrameCollector: AnalysisPictureSink {
         return (features, signatures)
     }
 
+    /// Luma blocks at the start of a `signature` (16x9; the U and V blocks follow).
+    static let lumaBlocks = 16 * 9
+
     /// A coarse appearance signature: block means of Y (16x9) and of U, V (8x5), quantized.
     static func signature(_ picture: SmallPicture) -> [UInt8] {
         func blocks(_ plane: [UInt8], width: Int, height: Int, columns: Int, rows: Int) -> [UInt8] {

@@ -108,10 +108,13 @@ struct StillEnds {
     }
 
     /// The share of the blocks of two signatures that differ by at most `stillness` (0 when they
-    /// cannot be compared).
-    static func unchangedShare(_ a: [UInt8], _ b: [UInt8]) -> Double {
+    /// cannot be compared), once `lumaShift` is taken off the change of each luma block.
+    static func unchangedShare(_ a: [UInt8], _ b: [UInt8], lumaShift: Int = 0) -> Double {
         guard a.count == b.count, !a.isEmpty else { return 0 }
-        let unchanged = zip(a, b).filter { abs(Int($0) - Int($1)) <= stillness }.count
+        let unchanged = a.indices.filter { index in
+            let shift = Int(b[index]) - Int(a[index]) - (index < SampledFrameCollector.lumaBlocks ? lumaShift : 0)
+            return abs(shift) <= stillness
+        }.count
         return Double(unchanged) / Double(a.count)
     }
 

@@ -207,7 +207,7 @@ import Testing
         func sample(_ time: Double, _ signature: [UInt8]) -> SampleSignature {
             SampleSignature(time: MediaTime(seconds: time, timescale: 1000), signature: signature)
         }
-        let lumaBlocks = JoinLooks.lumaBlocks
+        let lumaBlocks = SampledFrameCollector.lumaBlocks
         let empty = (0..<224).map { UInt8($0 < lumaBlocks ? 90 + ($0 * 7) % 100 : 128) }
         var visitor = empty.enumerated().map { index, value in index < lumaBlocks ? value + 20 : value }
         for block in [40, 41, 56, 57, 72, 73, 88, 89, 104, 105] { visitor[block] = 15 }
