@@ -5,7 +5,7 @@ import Testing
 
 /// Progress reaches the handler in order even when several threads report side by side (the
 /// analysis's decode workers do): a bar never steps back.
-@Suite struct ProgressReporterTests {
+@Suite(.timeLimit(.minutes(1))) struct ProgressReporterTests {
     @Test func concurrentReportsReachTheHandlerInOrder() {
         let log = ProgressLog()
         let reporter = ProgressReporter { value in

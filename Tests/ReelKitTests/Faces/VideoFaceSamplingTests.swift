@@ -6,15 +6,21 @@ import Testing
 /// FaceGroupAnalyzer samples videos through their shots, not at their keyframes: a face on
 /// screen for a second between two keyframes is found, and so is a close-up without a keyframe.
 @Suite(.timeLimit(.minutes(5))) struct VideoFaceSamplingTests {
+    /// `video` added to a new face index in `directory`: the index and the faces found.
+    private static func indexed(_ video: URL, in directory: URL) async throws -> (FaceGroupAnalyzer, [Face]) {
+        let analyzer = try FaceGroupAnalyzer(workingDirectory: directory.appendingPathComponent("index"))
+        var found: [Face] = []
+        for try await (_, faces) in try await analyzer.insertOrUpdateAssets([MediaIntelligenceVideoAsset(url: video)]) { found += faces }
+        return (analyzer, found)
+    }
+
     /// A cat for 4 s, Obama for 1.2 s, the cat again: one keyframe every 10 s and none at the
     /// cuts, so the face is between keyframes.
     @Test func aFaceOnScreenForASecondBetweenKeyframesIsFound() async throws {
         let directory = try Fixtures.scratchDirectory()
         let video = try FaceFixtures.slideshow([("chelsea.png", 4), ("obama.jpg", 1.2), ("chelsea.png", 4)], keyframeInterval: 250,
                                                as: "glimpse.mp4", in: directory)
-        let analyzer = try FaceGroupAnalyzer(workingDirectory: directory.appendingPathComponent("index"))
-        var found: [Face] = []
-        for try await (_, faces) in try await analyzer.insertOrUpdateAssets([MediaIntelligenceVideoAsset(url: video)]) { found += faces }
+        let (_, found) = try await Self.indexed(video, in: directory)
         let times = found.compactMap { $0.time?.seconds }
         #expect(!times.isEmpty && times.allSatisfy { $0 >= 4 && $0 < 5.2 }, "faces at \(times)")
         // Sampled just after the cut into the shot, then within the interval.
@@ -27,9 +33,7 @@ import Testing
     @Test func theCloseUpWithoutAKeyframeIsFoundAndBothPeopleAreIndexed() async throws {
         let directory = try Fixtures.scratchDirectory()
         let video = try FaceFixtures.footage("Megamind.avi")
-        let analyzer = try FaceGroupAnalyzer(workingDirectory: directory.appendingPathComponent("index"))
-        var found: [Face] = []
-        for try await (_, faces) in try await analyzer.insertOrUpdateAssets([MediaIntelligenceVideoAsset(url: video)]) { found += faces }
+        let (analyzer, found) = try await Self.indexed(video, in: directory)
         let times = found.compactMap { $0.time?.seconds }.sorted()
         let closeUp = found.filter { ($0.time?.seconds ?? 0) > 8.5 }
         #expect(closeUp.count >= 3, "faces at \(times)")
@@ -51,9 +55,7 @@ import Testing
     @Test func aSmallPhoneVideosFaceIsFoundThroughout() async throws {
         let directory = try Fixtures.scratchDirectory()
         let video = try FaceFixtures.footage("carphone_pristine.mp4")
-        let analyzer = try FaceGroupAnalyzer(workingDirectory: directory.appendingPathComponent("index"))
-        var found: [Face] = []
-        for try await (_, faces) in try await analyzer.insertOrUpdateAssets([MediaIntelligenceVideoAsset(url: video)]) { found += faces }
+        let (analyzer, found) = try await Self.indexed(video, in: directory)
         let times = found.compactMap { $0.time?.seconds }.sorted()
         #expect(times.count >= 4 && (times.first ?? 9) < 1 && (times.last ?? 0) > 3, "faces at \(times)")
         try await analyzer.update()
