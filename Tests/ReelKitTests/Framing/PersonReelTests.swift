@@ -42,6 +42,11 @@ import Testing
             var config = Harness.fastConfig(in: directory)
             config.outputURL = directory.appendingPathComponent("\(person).mp4")
             config.reframing = Reframing(aspect: .vertical)
+            // Constant quality without a VBV cap: x264's VBV under frame threads encodes
+            // differently run to run, and at ultrafast's default quality some frames came out
+            // too blocky for a face to be found in them.
+            config.useExplicitBitrate = false
+            config.videoQuality = 0.85
             config.trim = .highlights(HighlightReelOptions(minimumLevel: 0, person: ReelPerson(faceIndex: indexDirectory, entityID: person)))
             let result = try await VideoCompressor().compressVideo(source, config: config)
             let output = result.url
