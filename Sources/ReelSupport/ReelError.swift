@@ -19,6 +19,9 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
     /// A list of ranges to keep that cannot be used (negative, beyond the end, empty,
     /// overlapping); the reason names the range.
     case invalidRanges(String)
+    /// A trim that would keep nothing of the source (no highlight at the level asked, no sound
+    /// above the silence level, a person never on screen); the reason says what to change.
+    case nothingToKeep(URL, reason: String)
     /// A configuration value is out of range (`file`: the source it was for, when known).
     case invalidConfiguration(String, file: URL? = nil)
     /// A preset name or preset file that cannot be used.
@@ -49,7 +52,7 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
         case .invalidSourceURL(let url), .unreadableSource(let url, _), .missingVideoTrack(let url),
              .invalidOutputPath(let url, _), .outputEqualsSource(let url), .decodingFailed(let url, _, _),
              .encodingFailed(let url, _, _), .muxingFailed(let url, _, _), .streamCopyFailed(let url, _),
-             .faceIndexFailed(let url, _), .chunksNotReady(let url, _, _):
+             .faceIndexFailed(let url, _), .chunksNotReady(let url, _, _), .nothingToKeep(let url, _):
             return url
         case .codecNotSupported(_, let file), .invalidTrimTimes(_, _, _, let file), .invalidConfiguration(_, let file):
             return file
@@ -80,6 +83,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
                 + String(format: "%.3f s", duration) + " video"
         case .invalidRanges(let reason):
             return "invalid ranges: \(reason)"
+        case .nothingToKeep(_, let reason):
+            return "nothing to keep: \(reason)"
         case .invalidConfiguration(let reason, _):
             return "invalid configuration: \(reason)"
         case .invalidPreset(let reason):
@@ -129,6 +134,7 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible, Loca
         case .faceIndexFailed(let url, let reason): return .faceIndexFailed(swap(url), reason: reason)
         case .streamCopyFailed(let url, let reason): return .streamCopyFailed(swap(url), reason: reason)
         case .chunksNotReady(let url, let rerun, let problems): return .chunksNotReady(swap(url), rerun: rerun, problems: problems)
+        case .nothingToKeep(let url, let reason): return .nothingToKeep(swap(url), reason: reason)
         case .codecNotSupported(let codec, let file): return .codecNotSupported(codec, file: file.map(swap))
         case .invalidTrimTimes(let start, let end, let duration, let file):
             return .invalidTrimTimes(start: start, end: end, duration: duration, file: file.map(swap))

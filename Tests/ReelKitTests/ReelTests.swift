@@ -72,6 +72,28 @@ import Testing
         #expect(kept.contains { $0.start.seconds <= 6.1 && $0.end.seconds >= 9.9 })
         #expect(log.all.last == 1 && zip(log.all, log.all.dropFirst()).allSatisfy { $0 < $1 })
     }
+
+    /// A picture that never changes has no highlight at the default level: the error names the
+    /// file once and says what to change, and nothing is written.
+    @Test func aVideoWhereNothingStandsOutSaysSoNamingTheFile() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        let flat = directory.appendingPathComponent("flat.mp4")
+        try await offPool {
+            try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=320x240:r=25:d=6",
+                                                 "-c:v", "libx264", "-preset", "ultrafast", flat.path])
+        }
+        var config = Harness.fastConfig(in: directory)
+        config.trim = .highlights(HighlightReelOptions())
+        let error = await Harness.reelError { _ = try await VideoCompressor().compressVideo(flat, config: config) }
+        guard case .nothingToKeep(let file, let reason)? = error else {
+            Issue.record("expected nothingToKeep, got \(String(describing: error))")
+            return
+        }
+        #expect(file.lastPathComponent == "flat.mp4" && !reason.contains("flat.mp4"), "\(reason)")
+        #expect(reason.hasPrefix("no highlights at level 6.0 or above") && reason.contains("--max-duration"), "\(reason)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left == ["flat.mp4"], "\(left)")
+    }
 }
 
 extension ReelTests {

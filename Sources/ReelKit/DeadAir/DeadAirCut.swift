@@ -38,7 +38,7 @@ public struct DeadAirCut: TrimPlanner, Equatable {
     }
 
     /// The parts of `source` to keep, with the report of what was cut as the basis. Throws
-    /// `ReelError.invalidRanges` when nothing in the searched parts is loud enough to keep.
+    /// `ReelError.nothingToKeep` when nothing in the searched parts is loud enough to keep.
     public func plan(
         of source: MediaInfo, progressHandler: @escaping @Sendable (Double) -> Void
     ) async throws(ReelError) -> PlannedTrim {
@@ -46,7 +46,7 @@ public struct DeadAirCut: TrimPlanner, Equatable {
         guard !report.kept.isEmpty else {
             let what = options.requiresStillPicture ? "neither sound above \(options.silenceLevel) nor a moving picture"
                 : "no sound above \(options.silenceLevel)"
-            throw .invalidRanges("\(source.url.lastPathComponent) has \(what)"
+            throw .nothingToKeep(source.url, reason: "\(what)"
                 + (options.within.isEmpty ? "" : " in the given part") + ": nothing to keep; give a lower silence level")
         }
         return PlannedTrim(ranges: report.kept, basis: report)

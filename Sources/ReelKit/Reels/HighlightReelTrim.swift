@@ -103,7 +103,7 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
             let level = options.minimumLevel ?? theirs.personLevel(usual: HighlightEditing.defaultLevel)
             let ranges = HighlightReelPlanner.ranges(for: theirs, options: options, defaultLevel: level)
             guard !ranges.isEmpty else {
-                throw .invalidRanges("\(person.entityID) is on screen in \(source.url.lastPathComponent), but in no part "
+                throw .nothingToKeep(source.url, reason: "\(person.entityID) is on screen, but in no part "
                     + "engaging enough at level \(level) or above; give a budget (--max-duration) or a lower --min-level")
             }
             let focus = seen.faces.compactMap { face in
@@ -114,7 +114,7 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
         }
         let ranges = HighlightReelPlanner.ranges(for: analysis, options: options)
         guard !ranges.isEmpty else {
-            throw .invalidRanges("\(source.url.lastPathComponent) has no highlights at level "
+            throw .nothingToKeep(source.url, reason: "no highlights at level "
                 + "\(options.minimumLevel ?? HighlightEditing.defaultLevel) or above (nothing in it stands out); "
                 + "give a budget (--max-duration) or a lower --min-level")
         }

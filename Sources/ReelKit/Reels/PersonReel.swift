@@ -43,8 +43,7 @@ public struct ReelPerson: Sendable, Equatable {
         }
         let faces = try await index.fetchFaces(for: asset.id).filter { $0.entityID == entityID && $0.time != nil }
         guard !faces.isEmpty else {
-            throw .invalidConfiguration("\(entityID) never appears in \(source.url.lastPathComponent) (no face of theirs "
-                + "is found in it)", file: source.url)
+            throw .nothingToKeep(source.url, reason: "\(entityID) never appears in it (no face of theirs is found)")
         }
         let ranges = try await index.appearances(of: entityID)[asset.id] ?? []
         return (ranges, faces)
