@@ -96,13 +96,39 @@ package enum HighlightEditor {
             candidates += lower
         }
         let ending = story?.endingPiece(editing: editing, bounds: bounds, quality: quality)
-        let pieces = fill(budget: budget, from: candidates, ending: ending, editing: editing, bounds: bounds,
-                          watchable: watchable(segments), cuts: cuts, looks: looks)
-        // Still, silent ends and stretches go first: the budget they held lets the edges reach
-        // outward, so an action cut off at a segment's edge can be seen whole. Again after, for
-        // what the edges reached into.
-        let refined = edits.refined(quieted(pieces), budget: budget, joinOverlap: editing.crossfade)
-        return merged(quieted(refined), gap: 0.05)
+        let usable = watchable(segments)
+        func planned(allowing allowance: Double) -> [TimeRange] {
+            let pieces = fill(budget: allowance, from: candidates, ending: ending, editing: editing, bounds: bounds,
+                              watchable: usable, cuts: cuts, looks: looks)
+            // Still, silent ends and stretches go first: the budget they held lets the edges
+            // reach outward, so an action cut off at a segment's edge can be seen whole. Again
+            // after, for what the edges reached into.
+            let refined = edits.refined(quieted(pieces), budget: allowance, joinOverlap: editing.crossfade)
+            return merged(quieted(refined), gap: 0.05)
+        }
+        return refilled(budget: budget, crossfade: editing.crossfade, shortest: editing.minimumPiece, plan: planned(allowing:))
+    }
+
+    /// The longest of `plan`'s reels within `budget`: dead air cut out of the pieces leaves part
+    /// of the budget unused, so the plan is made again allowing that much more (halving the
+    /// extra while the result runs over), for as long as it gains a piece's worth.
+    static func refilled(budget: Double, crossfade: Double, shortest: Double, plan: (Double) -> [TimeRange]) -> [TimeRange] {
+        func length(_ ranges: [TimeRange]) -> Double { total(ranges) - Double(max(ranges.count - 1, 0)) * crossfade }
+        var best = plan(budget)
+        var allowance = budget
+        for _ in 0..<4 {
+            var extra = budget - length(best)
+            guard extra >= shortest else { break }
+            var found: [TimeRange]?
+            while extra >= shortest / 2, found == nil {
+                let again = plan(allowance + extra)
+                if length(again) <= budget + 1e-3 { found = again } else { extra /= 2 }
+            }
+            guard let found, length(found) > length(best) + shortest / 2 else { break }
+            best = found
+            allowance += extra
+        }
+        return best
     }
 
     /// Runs of touching segments at or above `level`, joined across gaps under `mergeGap`.

@@ -126,7 +126,7 @@ import Testing
         var editing = HighlightEditing()
         editing.budget = 12
         let pieces = HighlightEditor.pieces(analysis, editing: editing)
-        let total = pieces.map(\.duration.seconds).reduce(0, +)
+        let total = pieces.map { (piece: TimeRange) in piece.duration.seconds }.reduce(0, +)
         #expect(total <= 12 + 1e-6)
         #expect(total >= 11)
         // One from each third: the beginning, the middle and the end all have strong moments.
@@ -233,5 +233,35 @@ import Testing
             [($0.start.seconds * 100).rounded() / 100, ($0.end.seconds * 100).rounded() / 100]
         }
         #expect(pieces == [[2.88, 5.5]])
+    }
+
+    /// A fixed, silent camera whose visits each end in a long still wait (a shop's table): the
+    /// waits are cut out of the pieces, and the budget they held goes to further visits rather
+    /// than being left unused; no piece keeps a wait.
+    @Test func budgetFreedByCuttingStillWaitsGoesToMoreVisits() {
+        // Ten visits of 8 s: someone moves for 3 s, then the picture is still for 5 s.
+        let parts: [(Double, Double, Float, UInt8)] = (0..<10).map { (visit: Int) in
+            let start = Double(visit) * 8
+            let level: Float = visit % 2 == 0 ? 8 : 7
+            return (start, start + 8, level, 100)
+        }
+        func moving(_ time: Double) -> Bool { time.truncatingRemainder(dividingBy: 8) < 3 }
+        var analysis = Self.analysis(parts)
+        analysis.samples = stride(from: 0.0, to: 80, by: 0.25).map { time in
+            var signature = [UInt8](repeating: 100, count: 224)
+            if moving(time) { signature[100] = Int(time * 4) % 2 == 0 ? 60 : 100 }
+            return SampleSignature(time: Self.seconds(time), signature: signature)
+        }
+        var editing = HighlightEditing()
+        editing.budget = 20
+        editing.spansTheStory = false
+        let pieces = HighlightEditor.pieces(analysis, editing: editing)
+        let total = pieces.map { (piece: TimeRange) in piece.duration.seconds }.reduce(0, +)
+        #expect(total > 17 && total <= 20 + 1e-3, "\(pieces)")
+        for piece in pieces {
+            let starts = stride(from: piece.start.seconds, to: piece.end.seconds - 2, by: 0.25)
+            let still = starts.contains { (start: Double) in (0..<8).allSatisfy { !moving(start + Double($0) * 0.25) } }
+            #expect(!still, "\(piece) keeps 2 s of stillness")
+        }
     }
 }
