@@ -256,6 +256,13 @@ public actor FaceGroupAnalyzer {
         changes += 1
     }
 
+    /// Whether `workingDirectory` holds an index a `FaceGroupAnalyzer` wrote. Opening an analyzer
+    /// creates one; a command that only reads (a person's reel, listing people) checks first, so
+    /// a mistyped path is an error rather than a new, empty index.
+    public static func indexExists(in workingDirectory: URL) -> Bool {
+        FileManager.default.fileExists(atPath: workingDirectory.appendingPathComponent(FaceStore.fileName).path)
+    }
+
     /// Removes everything a `FaceGroupAnalyzer` wrote in `workingDirectory` (the index and
     /// SQLite's companion files), and nothing else. Do not use an analyzer of that directory
     /// afterwards.

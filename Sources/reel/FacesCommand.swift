@@ -33,6 +33,8 @@ struct FacesCommand: ReelCommand {
     let paths: [String]
     /// The index directory: `--index`, else the XDG data directory's `reel/faces`.
     let index: URL
+    /// ` --index PATH` as given, for messages; empty for the default index.
+    let indexOption: String
     /// `--models` (add, identify).
     let models: URL?
     /// `--update` (add).
@@ -48,8 +50,10 @@ struct FacesCommand: ReelCommand {
         self.action = action
         paths = action.files.map { arguments.positionalValues($0.name) } ?? []
         do throws(ArgumentError) {
-            index = try arguments.value(FacesAction.Keys.index).map { URL(fileURLWithPath: $0).standardizedFileURL }
+            let given = try arguments.value(FacesAction.Keys.index)
+            index = given.map { URL(fileURLWithPath: $0).standardizedFileURL }
                 ?? URL.applicationSupportDirectory.appendingPathComponent("reel/faces", isDirectory: true)
+            indexOption = given.map { " --index \($0)" } ?? ""
             models = action.findsFaces ? try arguments.value(FacesAction.Keys.models).map { URL(fileURLWithPath: $0) } : nil
             update = action == .add ? try arguments.isSet(FacesAction.Keys.update) : false
             sheet = action == .people ? try arguments.value(FacesAction.Keys.sheet) : nil
@@ -61,8 +65,11 @@ struct FacesCommand: ReelCommand {
 
     /// Runs the subcommand; returns the exit status.
     func run(signals: SignalHandling) async -> Int32 {
-        // Opening the index creates it: purge must not.
+        // Opening the index creates it: only adding may; purge never opens it.
         func analyzer() throws(ReelError) -> FaceGroupAnalyzer {
+            guard action == .add || FaceGroupAnalyzer.indexExists(in: index) else {
+                throw .faceIndexFailed(index, reason: "no face index here yet ('reel faces add FILE\(indexOption)' makes one)")
+            }
             var options = FaceGroupAnalyzer.Options()
             options.modelsDirectory = models
             return try FaceGroupAnalyzer(workingDirectory: index, options: options)

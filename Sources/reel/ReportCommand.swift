@@ -91,7 +91,11 @@ enum ReportWriter {
 
     /// The people a face index (`reel faces`) found in `video`, in order of first appearance.
     static func people(of video: URL, index: String) async throws -> [ReportPerson] {
-        let analyzer = try FaceGroupAnalyzer(workingDirectory: URL(fileURLWithPath: index).standardizedFileURL)
+        let directory = URL(fileURLWithPath: index).standardizedFileURL
+        guard FaceGroupAnalyzer.indexExists(in: directory) else {
+            throw ReelError.faceIndexFailed(directory, reason: "no face index here ('reel faces add FILE --index \(index)' makes one)")
+        }
+        let analyzer = try FaceGroupAnalyzer(workingDirectory: directory)
         if await analyzer.state == .stale {
             throw ReelError.invalidConfiguration("the face index \(index) is not grouped yet: run 'reel faces update --index \(index)' first",
                                                  file: video)

@@ -55,6 +55,13 @@ import Testing
         run = try await Reel.run(["faces", "purge", "--index", "idx"], in: scratch.url)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try scratch.names(in: "idx").isEmpty)
+        // Reading an index that is not there (purged, or a mistyped path) is an error, and
+        // creates nothing.
+        for action in ["people", "update"] {
+            let missing = try await Reel.run(["faces", action, "--index", "idx2"], in: scratch.url)
+            #expect(missing.status == 1 && missing.stderr.contains("idx2: face index failed: no face index here yet"), "\(missing.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("idx2").path))
         let dance = try await Reel.run(["faces", "dance", "--index", "idx"], in: scratch.url)
         #expect(dance.status == 2 && dance.stderr.contains("unknown subcommand 'dance' for 'faces'"), "\(dance.stderr)")
     }

@@ -23,6 +23,10 @@ public struct ReelPerson: Sendable, Equatable {
     /// ranges those samples stand for. A video not in the index yet is added (its faces found
     /// and grouped, every person keeping their id) first.
     func appearances(in source: MediaInfo) async throws(ReelError) -> (ranges: [TimeRange], faces: [Face]) {
+        guard FaceGroupAnalyzer.indexExists(in: faceIndex) else {
+            throw .faceIndexFailed(faceIndex, reason: "no face index here (add videos or photos to one first: "
+                + "'reel faces add FILE --index \(faceIndex.path)')")
+        }
         let index = try FaceGroupAnalyzer(workingDirectory: faceIndex)
         guard !(try await index.fetchFaces(for: entityID)).isEmpty else {
             throw .invalidConfiguration("the face index in \(faceIndex.path) has no person \(entityID) "

@@ -68,6 +68,16 @@ import Testing
         config.trim = .highlights(HighlightReelOptions(minimumLevel: 0, person: ReelPerson(faceIndex: indexDirectory, entityID: astronaut)))
         let error = await Harness.reelError { _ = try await VideoCompressor().compressVideo(source, config: config) }
         #expect(error.map { "\($0)" }?.hasSuffix("pair.mp4: nothing to keep: \(astronaut) never appears in it (no face of theirs is found)") == true, "\(String(describing: error))")
+        // A face index that is not there (a mistyped path) is an error, and none is made there.
+        let mistyped = directory.appendingPathComponent("indx")
+        config.trim = .highlights(HighlightReelOptions(minimumLevel: 0, person: ReelPerson(faceIndex: mistyped, entityID: obama)))
+        let missing = await Harness.reelError { _ = try await VideoCompressor().compressVideo(source, config: config) }
+        guard case .faceIndexFailed(let place, let reason)? = missing else {
+            Issue.record("expected faceIndexFailed, got \(String(describing: missing))")
+            return
+        }
+        #expect(place == mistyped && reason.hasPrefix("no face index here"), "\(reason)")
+        #expect(!FileManager.default.fileExists(atPath: mistyped.path))
     }
 
     /// A person's reel ranks their moments against each other: the level drops (never rises)
