@@ -115,14 +115,15 @@ struct SplitCommand: ReelCommand {
             let kind: String, ranges: [TimeRange]
             if let options = pauses.options {
                 kind = "part"
-                ranges = try await DeadAirDetector.report(of: source, options: options).kept
+                // Nothing loud enough is an error saying so (`ReelError.nothingToKeep`).
+                ranges = try await DeadAirCut(options: options).plan(of: source) { _ in }.ranges
             } else {
                 let analysis = try await SavedAnalysisFile.analysis(of: input, saved: self.analysis.saved, quiet: quiet)
                 kind = byShot ? "shot" : "highlight"
                 ranges = kind == "shot" ? analysis.shots : HighlightAnalysisRequest().highlights(in: analysis)
             }
             guard !ranges.isEmpty else {
-                Console.error("\(input.display): has no \(kind)s to write")
+                Console.error("\(input.display): nothing to keep: no \(kind)s (nothing in it stands out)")
                 return ExitStatus.failure
             }
             let base = input.url.deletingPathExtension().lastPathComponent

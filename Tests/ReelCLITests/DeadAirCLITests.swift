@@ -85,6 +85,9 @@ import Testing
         let loud = try await Reel.run(["compress", "talk.mp4", "--cut-silence", "--silence-level", "-1dB"], in: scratch.url)
         #expect(loud.status == 1 && loud.stderr.contains("no sound above -1 dB"), "\(loud.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("talk-compressed.mp4").path))
+        let parts = try await Reel.run(["split", "talk.mp4", "--cut-silence", "--silence-level", "-1dB", "-o", "parts"], in: scratch.url)
+        #expect(parts.status == 1 && parts.stderr.contains("talk.mp4: nothing to keep: no sound above -1 dB"), "\(parts.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("parts").path))
     }
 
     @Test func splitWritesOnePiecePerPartBetweenPauses() async throws {

@@ -47,7 +47,7 @@ public struct DeadAirCut: TrimPlanner, Equatable {
             let what = options.requiresStillPicture ? "neither sound above \(options.silenceLevel) nor a moving picture"
                 : "no sound above \(options.silenceLevel)"
             throw .nothingToKeep(source.url, reason: "\(what)"
-                + (options.within.isEmpty ? "" : " in the given part") + ": nothing to keep; give a lower silence level")
+                + (options.within.isEmpty ? "" : " in the given part") + "; give a lower silence level")
         }
         return PlannedTrim(ranges: report.kept, basis: report)
     }
