@@ -48,36 +48,76 @@ struct AnimatedImageJob {
         // How the size follows the model (frames times pixels): learnt from each step taken.
         var response = Self.initialResponse
         var step: (size: Int64, modelled: Double)?
+        // A fit well under the target, kept aside while larger encodes are tried: at most two, the
+        // second half as far up (in the model) as the first, which went over.
+        let aside = location.temporaryURL.appendingPathExtension("fit")
+        defer { try? FileManager.default.removeItem(at: aside) }
+        var fitted: (fit: Fit, config: CompressionConfig, planner: CompressionPlanner, growth: Double)?
+        func finish(_ fit: Fit) throws(ReelError) -> CompressionResult {
+            try location.commit()
+            var result = fit.result
+            result.analytics.targetSize = TargetSizeReport(
+                targetBytes: target, achievedBytes: fit.size,
+                videoBitrate: Int(Double(fit.size) * 8 / max(plan.keptDuration, 0.001)), encodes: attempts.count,
+                loweredDimensions: fit.side < startSide ? result.analytics.compressedVisualDimensions : nil,
+                loweredFrameRate: fit.rate < startRate - 0.001 ? fit.rate : nil, attempts: attempts, keptPresetResult: attempts.count == 1)
+            progress.finish()
+            return result
+        }
         for attempt in 1...Self.attempts {
             if flag.isRaised { throw .cancelled }
-            var result = try encode(config, started: started)
+            let result = try encode(config, started: started)
             let size = FileSize.of(location.temporaryURL)
             if let step, step.modelled > 1.02, size > 0, step.size > size {
                 response = min(max(log(Double(step.size) / Double(size)) / log(step.modelled), 0.3), 1.5)
             }
             let planner = CompressionPlanner(source: source, config: config, reducer: plan.frameReducer)
             attempts.append([Int64(planner.outputFrameRate * 1000), Int64(planner.outputLongerSide), size])
+            let fit = Fit(result: result, size: size, rate: planner.outputFrameRate, side: planner.outputLongerSide)
             if size <= target {
-                try location.commit()
-                let rate = planner.outputFrameRate, side = planner.outputLongerSide
-                result.analytics.targetSize = TargetSizeReport(
-                    targetBytes: target, achievedBytes: size,
-                    videoBitrate: Int(Double(size) * 8 / max(plan.keptDuration, 0.001)), encodes: attempt,
-                    loweredDimensions: side < startSide ? result.analytics.compressedVisualDimensions : nil,
-                    loweredFrameRate: rate < startRate - 0.001 ? rate : nil, attempts: attempts, keptPresetResult: attempt == 1)
-                progress.finish()
-                return result
+                // Lowered too far (the model is rough): a step back up the ladder, if encodes remain.
+                guard fitted == nil, let step, attempt < Self.attempts, size > 0, Double(size) < Self.refineBelow * Double(target) else {
+                    return try finish(fit)
+                }
+                let growth = min(pow(Self.aim * Double(target) / Double(size), 1 / response), step.modelled.squareRoot())
+                guard let larger = Self.larger(config, than: planner, original: plan.planner.config, startSide: startSide,
+                                               growth: growth) else {
+                    return try finish(fit)
+                }
+                try moveAside(to: aside)
+                fitted = (fit, config, planner, growth)
+                config = larger.config
+                continue
             }
             location.discard()
+            if let kept = fitted {
+                // The step back up went over: half as far once more, else the fit kept aside.
+                let half = kept.growth.squareRoot()
+                if attempt < Self.attempts, half > 1.05,
+                   let larger = Self.larger(kept.config, than: kept.planner, original: plan.planner.config,
+                                            startSide: startSide, growth: half) {
+                    fitted?.growth = 1
+                    config = larger.config
+                    continue
+                }
+                try moveBack(from: aside)
+                return try finish(kept.fit)
+            }
             let excess = pow(Double(size) / (Self.aim * Double(target)), 1 / response)
             guard let smaller = Self.smaller(config, planner: planner, excess: excess) else { break }
             config = smaller.config
             step = (size, smaller.modelled)
         }
+        // Said as it was: the last encode's settings and size, and whether anything was left to lower.
+        let last = attempts.last ?? [0, 0, 0]
+        let lowest = Self.smaller(config, planner: CompressionPlanner(source: source, config: config, reducer: plan.frameReducer),
+                                  excess: 2) == nil
         throw .encodingFailed(source.url, operation: "target size",
                               reason: "the \(config.fileType.rawValue.uppercased()) stayed over the target of "
-                                + "\(TargetSizeJob.describe(target)) at \(Int(Self.minimumFrameRate)) fps, "
-                                + "\(Self.minimumLongerSide) pixels and the fewest colours; try a larger target or a shorter piece")
+                                + "\(TargetSizeJob.describe(target)): the last of \(attempts.count) encodes, at "
+                                + String(format: "%g", Double(last[0]) / 1000) + " fps and \(last[1]) pixels"
+                                + (lowest ? " with the fewest colours" : "") + ", was \(TargetSizeJob.describe(last[2])); "
+                                + "try a larger target or a shorter piece")
     }
 
     /// One encode with `config`'s settings into the temporary file (not committed). A WebP's
@@ -99,6 +139,68 @@ struct AnimatedImageJob {
             result.analytics = analytics
         }
         return result
+    }
+
+    /// A fit under this share of the target is followed by an encode a step larger.
+    static let refineBelow = 0.8
+
+    /// An encode that fits, and the frame rate and longer side it was made at.
+    struct Fit {
+        var result: CompressionResult
+        var size: Int64
+        var rate: Double
+        var side: Int
+    }
+
+    private func moveAside(to aside: URL) throws(ReelError) {
+        do {
+            try? FileManager.default.removeItem(at: aside)
+            try FileManager.default.moveItem(at: location.temporaryURL, to: aside)
+        } catch {
+            throw .invalidOutputPath(location.finalURL, reason: "cannot keep an encode aside: \(error.localizedDescription)")
+        }
+    }
+
+    private func moveBack(from aside: URL) throws(ReelError) {
+        do {
+            try FileManager.default.moveItem(at: aside, to: location.temporaryURL)
+        } catch {
+            throw .invalidOutputPath(location.finalURL, reason: "cannot take back the encode kept aside: \(error.localizedDescription)")
+        }
+    }
+
+    /// `config` made larger by about `growth` in the same model, undoing `smaller` in reverse:
+    /// colours or quality first (up to `original`'s), then the picture (up to `startSide`),
+    /// then the frame rate (up to `original`'s); `nil` when nothing can be raised.
+    static func larger(_ config: CompressionConfig, than planner: CompressionPlanner, original: CompressionConfig,
+                       startSide: Int, growth: Double) -> (config: CompressionConfig, modelled: Double)? {
+        guard growth > 1.05 else { return nil }
+        var next = config
+        var left = growth
+        let step: Float = config.fileType == .gif ? 0.125 : 0.15
+        let ceiling = config.fileType == .gif ? min(original.videoQuality, 0.5) : original.videoQuality
+        if next.videoQuality < ceiling - 0.001 {
+            let steps = min((log(left) / log(1.25)).rounded(.down), Double(((ceiling - next.videoQuality) / step).rounded(.up)))
+            if steps >= 1 {
+                next.videoQuality = min(next.videoQuality + Float(steps) * step, ceiling)
+                left /= pow(1.25, steps)
+            }
+        }
+        let side = planner.outputLongerSide
+        if left > 1.05, side < startSide {
+            let raised = min(Int(Double(side) * left.squareRoot()) / 2 * 2, startSide)
+            if raised > side {
+                next.maxLongerDimension = raised
+                left /= pow(Double(raised) / Double(side), 2)
+            }
+        }
+        let rate = planner.outputFrameRate
+        if left > 1.05, rate < Double(original.fps) - 0.01 {
+            let raised = min(rate * left, Double(original.fps))
+            next.fps = Float(raised)
+            left /= raised / rate
+        }
+        return next == config ? nil : (next, growth / left)
     }
 
     /// `config` made smaller by `excess` in the model (the size taken as proportional to frames

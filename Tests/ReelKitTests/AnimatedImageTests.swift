@@ -103,6 +103,25 @@ import Testing
         #expect(Double(size) >= 0.4 * Double(target), "\(size) bytes: far below the target")
     }
 
+    /// Megamind.avi (real footage) as a GIF of at most 500 kB: the model lowers the first encode
+    /// (9.2 MB) to 0.28 MB, far under; a step back up goes over, half a step fits. The largest
+    /// encode that fits is kept, and the failed try leaves nothing beside the output.
+    @Test func aFitFarUnderTheTargetIsFollowedByAStepBackUp() async throws {
+        let target: Int64 = 500_000
+        let directory = try Fixtures.scratchDirectory("megamind-gif-target")
+        var config = Self.config(.gif, in: directory)
+        config.targetFileSize = .bytes(target)
+        let result = try await VideoCompressor().compressVideo(try FaceFixtures.footage("Megamind.avi"), config: config)
+        let report = try #require(result.analytics.targetSize)
+        let sizes = report.attempts.map { $0[2] }
+        let firstFit = try #require(sizes.first { $0 <= target })
+        try #require(Double(firstFit) < 0.8 * Double(target), "no room to step back up: \(report.attempts)")
+        let size = TargetSizeTests.size(result.url)
+        #expect(size <= target && size == sizes.filter { $0 <= target }.max(), "\(report.attempts)")
+        #expect(size > firstFit && report.encodes == sizes.count && sizes.count <= 6, "\(report.attempts)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [result.url.lastPathComponent])
+    }
+
     /// Ranges (a highlight reel's, or a list) and a reducer keep working: the output holds the
     /// kept time at 15 fps.
     @Test func rangesAreKept() async throws {
