@@ -112,14 +112,17 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
             return PlannedTrim(ranges: ranges, basis: analysis, focus: focus, edgeFadeDuration: options.edgeFadeDuration,
                                loudness: options.loudness)
         }
-        let ranges = HighlightReelPlanner.ranges(for: analysis, options: options)
-        guard !ranges.isEmpty else {
+        let planned = HighlightReelPlanner.ranges(for: analysis, options: options)
+        guard !planned.isEmpty else {
             throw .nothingToKeep(source.url, reason: "no highlights at level "
                 + "\(options.minimumLevel ?? HighlightEditing.defaultLevel) or above (nothing in it stands out); "
                 + "give a budget (--max-duration) or a lower --min-level")
         }
         // On a fixed camera, people would jump in place at a join: those joins dissolve, the others cut.
-        let jumps = JoinLooks.jumpCuts(ranges, in: analysis)
+        let (ranges, jumps) = Self.withDissolvesInTheBudget(planned, JoinLooks.jumpCuts(planned, in: analysis), options: options) {
+            let again = HighlightReelPlanner.ranges(for: analysis, options: $0)
+            return (again, JoinLooks.jumpCuts(again, in: analysis))
+        }
         return PlannedTrim(ranges: ranges, basis: analysis, joinCrossfade: jumps.contains(true) ? Self.jumpCutDissolve : nil,
                            cutJoins: Set(jumps.indices.filter { !jumps[$0] }),
                            edgeFadeDuration: options.edgeFadeDuration, loudness: options.loudness)
@@ -127,6 +130,26 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
 
     /// Seconds of the dissolve at joins that would be jump cuts.
     public static let jumpCutDissolve = 0.5
+
+    /// The dissolves at jump-cut joins overlap their pieces, so a reel planned to the budget
+    /// plays shorter by half a second a dissolve (one-by-one's 30 s reel played 26 s). With a
+    /// budget and no crossfade of the caller's, the reel is planned again allowing for them, and
+    /// kept when it plays longer and still within the budget.
+    static func withDissolvesInTheBudget(
+        _ ranges: [TimeRange], _ jumps: [Bool], options: HighlightReelOptions,
+        replan: (HighlightReelOptions) -> ([TimeRange], [Bool])
+    ) -> ([TimeRange], [Bool]) {
+        func playing(_ ranges: [TimeRange], _ jumps: [Bool]) -> Double {
+            ranges.map(\.duration.seconds).reduce(0, +) - Double(jumps.filter { $0 }.count) * jumpCutDissolve
+        }
+        let dissolves = jumps.filter { $0 }.count
+        guard let budget = options.maximumDuration, options.crossfadeDuration == 0, dissolves > 0 else { return (ranges, jumps) }
+        var roomier = options
+        roomier.maximumDuration = budget + Double(dissolves) * jumpCutDissolve
+        let (again, againJumps) = replan(roomier)
+        let length = playing(again, againJumps)
+        return length <= budget + 1e-3 && length > playing(ranges, jumps) ? (again, againJumps) : (ranges, jumps)
+    }
 
     public static func == (lhs: HighlightReelTrim, rhs: HighlightReelTrim) -> Bool {
         lhs.options == rhs.options && lhs.analyzer === rhs.analyzer
