@@ -96,7 +96,7 @@ struct AnimatedImageJob {
                 if attempt < Self.attempts, half > 1.05,
                    let larger = Self.larger(kept.config, than: kept.planner, original: plan.planner.config,
                                             startSide: startSide, growth: half) {
-                    fitted?.growth = 1
+                    fitted?.growth = 1  // no third try: if this one goes over too, the fit is kept
                     config = larger.config
                     continue
                 }

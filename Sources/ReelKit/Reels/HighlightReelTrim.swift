@@ -132,7 +132,7 @@ public struct HighlightReelTrim: TrimPlanner, Equatable {
     public static let jumpCutDissolve = 0.5
 
     /// The dissolves at jump-cut joins overlap their pieces, so a reel planned to the budget
-    /// plays shorter by half a second a dissolve (one-by-one's 30 s reel played 26 s). With a
+    /// plays shorter by half a second a dissolve (vtest's 12 s reel played 10.5 s). With a
     /// budget and no crossfade of the caller's, the reel is planned again allowing for them, and
     /// kept when it plays longer and still within the budget.
     static func withDissolvesInTheBudget(
