@@ -96,6 +96,22 @@ import Testing
         let even = try await Thumbnailer().contactSheet(
             of: try Fixtures.clip("story.mp4"), frames: 4, tileWidth: 64, to: directory.appendingPathComponent("even.jpg"))
         #expect(even.times.count == 4 && even.shortfall == nil)
+        // A picture that never changes has no highlight: the error says so and what to do.
+        let flat = directory.appendingPathComponent("flat.mp4")
+        try await offPool {
+            try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=25:d=4",
+                                                 "-c:v", "libx264", "-preset", "ultrafast", flat.path])
+        }
+        let none = await Harness.reelError {
+            _ = try await Thumbnailer().contactSheet(of: flat, frames: 4, selection: .highlights, tileWidth: 64,
+                                                     to: directory.appendingPathComponent("none.jpg"))
+        }
+        guard case .nothingToKeep(let file, let reason)? = none else {
+            Issue.record("expected nothingToKeep, got \(String(describing: none))")
+            return
+        }
+        #expect(file == flat && reason.contains("--from even"), "\(reason)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("none.jpg").path))
     }
 
     /// An output that cannot be written fails before the key frame's analysis.

@@ -122,7 +122,7 @@ public final class Thumbnailer: Sendable {
         case .highlights:
             let analysis = try await analysis(of: source, info: info, given: given, progress: reporter.subrange(from: 0, to: 0.8))
             let ranges = HighlightRequestRanges.best(analysis, count: count)
-            guard !ranges.isEmpty else { throw .nothingToKeep(source, reason: "no highlights") }
+            guard !ranges.isEmpty else { throw .nothingToKeep(source, reason: "no highlights (nothing in it stands out); take frames evenly instead (--from even)") }
             // Each highlight's best poster picture (a subject in frame, sharp), not its middle.
             times = ranges.map { info.startTime + analysis.bestPicture(in: $0).seconds }
             if ranges.count < count {
