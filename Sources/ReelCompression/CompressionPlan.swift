@@ -120,9 +120,14 @@ extension CompressionPlan {
         let ranges = try planner.keptRanges()
         if let reframing = planner.config.reframing {
             if reframing.path == nil { progress.stage(.planning) }
+            let crossfade = planner.config.crossfadeDuration
+            let dissolving = Set(ranges.indices.filter { position in
+                TranscodePlan.dissolves(afterRange: position, of: ranges.count, duration: (ranges[position].end - ranges[position].start).seconds,
+                                        crossfade: crossfade, cutJoins: planner.cutJoins)
+            })
             let path = try await FramingPass.path(
-                of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate, flag: flag,
-                progress: progress.phase(from: trimPart, to: 1))
+                of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate,
+                dissolvingJoins: dissolving, dissolve: crossfade, flag: flag, progress: progress.phase(from: trimPart, to: 1))
             planner.config.reframing?.path = path
         }
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)

@@ -28,9 +28,14 @@ struct CameraPathPlanner {
     var speakerFinder = SpeakerFinder()
 
     /// The path for `shots` (file seconds, in output order) from `observations` (in time order).
-    func path(shots: [(start: Double, end: Double)], observations: [SubjectObservation], origin: Double) -> CameraPath {
+    /// The shots numbered in `continuing` dissolve in over `dissolve` seconds from the shot before
+    /// them (a fixed camera's joins): through the dissolve their window stays where that shot's
+    /// ended, as far as their subject allows, so the two pictures' backgrounds do not shift
+    /// against each other.
+    func path(shots: [(start: Double, end: Double)], observations: [SubjectObservation], origin: Double,
+              continuing: Set<Int> = [], dissolve: Double = 0) -> CameraPath {
         var planned: [CameraPath.Shot] = []
-        for shot in shots {
+        for (shotIndex, shot) in shots.enumerated() {
             let seen = observations.filter { $0.time >= shot.start - 1e-6 && $0.time < shot.end }
             var corridors: [(time: Double, low: Double, high: Double, centre: Double?)] = []
             var apart = 0, withFaces = 0
@@ -83,6 +88,14 @@ struct CameraPathPlanner {
                 }
             }
             let showsWhole = reframing.fill != nil && withFaces >= 2 && Double(apart) >= 0.5 * Double(withFaces)
+            if continuing.contains(shotIndex), let previous = planned.last, !previous.showsWholePicture,
+               let held = previous.positions.last {
+                for index in corridors.indices where corridors[index].time < shot.start + dissolve {
+                    let kept = min(max(held, corridors[index].low), corridors[index].high)
+                    corridors[index].low = kept
+                    corridors[index].high = kept
+                }
+            }
             let centres = corridors.compactMap(\.centre)
             let preferred = centres.isEmpty ? (1 - windowShare) / 2 : centres.reduce(0, +) / Double(centres.count)
             let values = TautString.path(times: corridors.map(\.time), lower: corridors.map(\.low),

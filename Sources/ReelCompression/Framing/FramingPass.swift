@@ -16,20 +16,25 @@ enum FramingPass {
     /// The camera path for `ranges` of `source`; `nil` when the picture already has the
     /// reframing's shape. Runs off the cooperative pool; `flag` stops it; `progress` gets the
     /// share of the ranges read.
+    /// `dissolvingJoins` (numbered by the range before each) dissolve over `dissolve` seconds:
+    /// the window holds across them (`CameraPathPlanner.path`).
     static func path(
-        of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double, flag: CancellationFlag,
+        of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double,
+        dissolvingJoins: Set<Int> = [], dissolve: Double = 0, flag: CancellationFlag,
         progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) async throws(ReelError) -> CameraPath? {
         if let path = reframing.path { return path }
         return try await BlockingWork.run(flag: flag) { () throws(ReelError) -> CameraPath? in
             try plannedPath(of: source, ranges: ranges, reframing: reframing, frameRate: frameRate,
-                            shouldCancel: { flag.isRaised }, progress: progress)
+                            dissolvingJoins: dissolvingJoins, dissolve: dissolve, shouldCancel: { flag.isRaised }, progress: progress)
         }
     }
 
-    /// `path(of:ranges:reframing:frameRate:flag:progress:)` on the calling thread (blocking).
+    /// `path(of:ranges:reframing:frameRate:dissolvingJoins:dissolve:flag:progress:)` on the
+    /// calling thread (blocking).
     static func plannedPath(
         of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double,
+        dissolvingJoins: Set<Int> = [], dissolve: Double = 0,
         shouldCancel: @escaping () -> Bool, progress: (Double) -> Void = { _ in }
     ) throws(ReelError) -> CameraPath? {
         if let path = reframing.path { return path }
@@ -48,8 +53,18 @@ enum FramingPass {
         let planner = CameraPathPlanner(
             reframing: reframing, windowShare: geometry.windowShare, movesHorizontally: geometry.movesHorizontally,
             frameRate: frameRate)
-        return planner.path(shots: shots(of: ranges, cuts: cuts.map(\.seconds)), observations: observations,
-                            origin: source.startTime)
+        let cut = shots(of: ranges, cuts: cuts.map(\.seconds))
+        return planner.path(shots: cut, observations: observations, origin: source.startTime,
+                            continuing: continuing(cut, ranges: ranges, dissolvingJoins: dissolvingJoins), dissolve: dissolve)
+    }
+
+    /// The shots (numbered as in `shots`) that open a range the one before dissolves into.
+    static func continuing(_ shots: [(start: Double, end: Double)], ranges: [ClosedSourceRange], dissolvingJoins: Set<Int>) -> Set<Int> {
+        Set(dissolvingJoins.compactMap { join in
+            guard join + 1 < ranges.count else { return nil }
+            let start = ranges[join + 1].start.seconds
+            return shots.firstIndex { abs($0.start - start) < 1e-6 }
+        })
     }
 
     /// The kept ranges split at the cuts inside them (file seconds).

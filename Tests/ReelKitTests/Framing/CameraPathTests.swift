@@ -94,6 +94,23 @@ import Testing
         #expect(Set(path.shots[0].positions).count == 1 && Set(path.shots[1].positions).count == 1)
     }
 
+    /// Two pieces of one fixed camera that dissolve into each other: through the dissolve the
+    /// second window stays where the first ended (its subject allows it), so the backgrounds
+    /// do not slide against each other; a cut starts afresh.
+    @Test func aDissolvedJoinKeepsTheWindowWhereTheSubjectAllows() throws {
+        let observations = stride(from: 0.0, to: 4, by: 0.25).map {
+            SubjectObservation(time: $0, faces: [face(at: $0 < 2 ? 0.30 : 0.33)], moving: [], salient: nil, followsCut: false)
+        }
+        let fresh = planner().path(shots: [(0, 2), (2, 4)], observations: observations, origin: 0)
+        let held = planner().path(shots: [(0, 2), (2, 4)], observations: observations, origin: 0, continuing: [1], dissolve: 0.5)
+        let ended = try #require(fresh.shots[0].positions.last)
+        #expect(held.shots[0].positions == fresh.shots[0].positions)
+        #expect(abs((fresh.shots[1].positions.first ?? 0) - ended) > 0.02, "\(fresh.shots[1].positions)")
+        #expect(abs((held.shots[1].positions.first ?? 0) - ended) < 1e-3, "\(held.shots[1].positions)")
+        let window = try #require(held.window(at: 2.4))
+        #expect(window.minX <= 0.33 && window.maxX >= 0.43, "the face stays in: \(window)")
+    }
+
     @Test func facesTooFarApartShowTheWholePictureOnlyWhenAFillIsAsked() {
         let observations = stride(from: 0.0, to: 3, by: 0.25).map {
             SubjectObservation(time: $0, faces: [face(at: 0.05, width: 0.12), face(at: 0.8, width: 0.12)], moving: [], salient: nil,
