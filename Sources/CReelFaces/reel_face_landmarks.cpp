@@ -23,8 +23,10 @@ extern "C" reel_face_landmarker *reel_face_landmarker_create(const char *path, i
                                                              size_t error_size) {
     try {
         auto landmarker = std::make_unique<reel_face_landmarker>();
-        if (dlib_reader != 0 || !reel_faces::read_shape_predictor(path, landmarker->model)) {
+        if (dlib_reader != 0) {
             dlib::deserialize(path) >> landmarker->model;
+        } else {
+            reel_faces::load_shape_predictor(path, landmarker->model);
         }
         if (landmarker->model.num_parts() != 68) {
             write_error(error, error_size, "not a 68-point landmark model");

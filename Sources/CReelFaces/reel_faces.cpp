@@ -128,9 +128,7 @@ extern "C" reel_face_engine *reel_face_engine_create(const char *landmarks_path,
                                                      char *error, size_t error_size) {
     try {
         auto engine = std::make_unique<reel_face_engine>();
-        if (!reel_faces::read_shape_predictor(landmarks_path, engine->landmarks)) {
-            dlib::deserialize(landmarks_path) >> engine->landmarks;
-        }
+        reel_faces::load_shape_predictor(landmarks_path, engine->landmarks);
         dlib::deserialize(recognition_path) >> engine->network;
         return engine.release();
     } catch (const std::exception &failure) {

@@ -171,4 +171,8 @@ bool read_shape_predictor(const std::string &path, dlib::shape_predictor &model)
     return true;
 }
 
+void load_shape_predictor(const std::string &path, dlib::shape_predictor &model) {
+    if (!read_shape_predictor(path, model)) dlib::deserialize(path) >> model;
+}
+
 }  // namespace reel_faces

@@ -15,6 +15,9 @@ namespace reel_faces {
 // falls back to dlib's own reader (and its error messages).
 bool read_shape_predictor(const std::string &path, dlib::shape_predictor &model);
 
+// `read_shape_predictor`, falling back to dlib's reader (which throws dlib's errors).
+void load_shape_predictor(const std::string &path, dlib::shape_predictor &model);
+
 }  // namespace reel_faces
 
 #endif
