@@ -57,11 +57,7 @@ public struct CompressionPlan: Sendable {
     /// it (0: between the first and second ranges): every join when a crossfade is asked for and
     /// its range is long enough, a highlight reel's jump cuts only. Empty: every join cuts.
     public var dissolvingJoins: [Int] {
-        let lengths = keptRanges.map { ($0.end - $0.start).seconds }
-        return lengths.indices.filter { position in
-            TranscodePlan.dissolves(afterRange: position, of: lengths.count, duration: lengths[position],
-                                    crossfade: config.crossfadeDuration, cutJoins: planner.cutJoins)
-        }
+        planner.dissolvingJoins(lengths: keptRanges.map { ($0.end - $0.start).seconds })
     }
 
     /// Seconds of source the output holds, before crossfades shorten each join.
@@ -120,14 +116,11 @@ extension CompressionPlan {
         let ranges = try planner.keptRanges()
         if let reframing = planner.config.reframing {
             if reframing.path == nil { progress.stage(.planning) }
-            let crossfade = planner.config.crossfadeDuration
-            let dissolving = Set(ranges.indices.filter { position in
-                TranscodePlan.dissolves(afterRange: position, of: ranges.count, duration: (ranges[position].end - ranges[position].start).seconds,
-                                        crossfade: crossfade, cutJoins: planner.cutJoins)
-            })
+            let dissolving = planner.dissolvingJoins(lengths: ranges.map { ($0.end - $0.start).seconds })
             let path = try await FramingPass.path(
                 of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate,
-                dissolvingJoins: dissolving, dissolve: crossfade, flag: flag, progress: progress.phase(from: trimPart, to: 1))
+                dissolvingJoins: Set(dissolving), dissolve: planner.config.crossfadeDuration, flag: flag,
+                progress: progress.phase(from: trimPart, to: 1))
             planner.config.reframing?.path = path
         }
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)

@@ -16,6 +16,15 @@ struct CompressionPlanner {
     /// Joins that cut although `config.crossfadeDuration` is set, numbered by the range before
     /// them: a reel dissolves only the joins that would be jump cuts (`PlannedTrim.cutJoins`).
     var cutJoins: Set<Int> = []
+
+    /// The joins between ranges of these `lengths` (seconds) that dissolve over
+    /// `config.crossfadeDuration`, numbered by the range before each (`TranscodePlan.dissolves`).
+    func dissolvingJoins(lengths: [Double]) -> [Int] {
+        lengths.indices.filter { position in
+            TranscodePlan.dissolves(afterRange: position, of: lengths.count, duration: lengths[position],
+                                    crossfade: config.crossfadeDuration, cutJoins: cutJoins)
+        }
+    }
     /// Whether the picture fades in at the output's start and out at its end when
     /// `config.edgeFadeDuration` is set: a chunk of a chunked encode fades only at the ends
     /// it shares with the whole output.
