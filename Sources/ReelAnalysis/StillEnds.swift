@@ -62,18 +62,17 @@ struct StillEnds {
         for span in spans where span.upperBound - span.lowerBound >= Self.innerStill {
             let cutFrom = span.lowerBound + Self.margin, cutTo = span.upperBound - Self.margin
             guard cutFrom - from >= minimumPiece, end - cutTo >= minimumPiece, isSilent(span) else { continue }
-            parts.append(TimeRange(start: Self.time(from), end: Self.time(cutFrom)))
+            parts.append(TimeRange(start: MediaTime(seconds: from, timescale: 1_000_000),
+                                   end: MediaTime(seconds: cutFrom, timescale: 1_000_000)))
             from = cutTo
         }
         guard !parts.isEmpty else { return [piece] }
-        return parts + [TimeRange(start: Self.time(from), end: piece.end)]
+        return parts + [TimeRange(start: MediaTime(seconds: from, timescale: 1_000_000), end: piece.end)]
     }
 
     /// A still, silent stretch inside a piece this long or longer is cut out (a second of it at
     /// least, `margin` kept on either side).
     static let innerStill = 2.0
-
-    private static func time(_ seconds: Double) -> MediaTime { MediaTime(seconds: seconds, timescale: 1_000_000) }
 
     /// The stretches (first to last sample, seconds) where the picture holds still: at least
     /// three consecutive samples with no block changing more than `stillness`, within one shot.
