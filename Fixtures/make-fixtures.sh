@@ -26,7 +26,7 @@ ALL=(
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts hls_segments.ts
   damaged_keyframe.mp4 false_entry.mp4 cinematic.mov
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
-  sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4 caret.mp4
+  sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4 caret.mp4 overlapping_join.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -358,6 +358,20 @@ mk_discontinuous_ts() {
     "${BITEXACT[@]}" -output_ts_offset 500 -f mpegts "$second"
   cat "$first" "$second" > "$1"
   rm -f "$first" "$second"
+}
+
+# Two 2 s recordings, 30 fps then 12 fps, joined by ffmpeg 5.1's concat demuxer without
+# re-encoding (a common way users join files): the second's first pictures are timed before
+# the first's last ones (1.92 s after 1.99 s) and a few of them out of order. 320x180, AAC.
+mk_overlapping_join_mp4() {
+  local first="$OUTDIR/.tmp.$$.first.mp4" second="$OUTDIR/.tmp.$$.second.mp4" list="$OUTDIR/.tmp.$$.list.txt"
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=30:d=2" -f lavfi -i "$(mono_tone 2)" "${X264[@]}" "${AAC[@]}" \
+    "${BITEXACT[@]}" "$first"
+  "${FF[@]}" -f lavfi -i "smptebars=s=320x180:r=12:d=2" -f lavfi -i "$(mono_tone 2)" "${X264[@]}" "${AAC[@]}" \
+    "${BITEXACT[@]}" "$second"
+  printf "file '%s'\nfile '%s'\n" "$first" "$second" > "$list"
+  "${FF[@]}" -f concat -safe 0 -i "$list" -c copy "${BITEXACT[@]}" "$1"
+  rm -f "$first" "$second" "$list"
 }
 
 # Three 4 s HLS-style segments of story.mp4 (2-6 s still bars, 6-10 s the loud scrolling

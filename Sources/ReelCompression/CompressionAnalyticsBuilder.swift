@@ -23,7 +23,7 @@ struct CompressionAnalyticsBuilder {
         let compressedFrames = Int(outputVideo?.frameCount ?? Int64(statistics.framesEncoded))
         let outputDuration = output.duration
         let videoDuration = outputVideo?.duration ?? outputDuration
-        return CompressionAnalytics(
+        var analytics = CompressionAnalytics(
             originalFileSize: source.fileSize,
             compressedFileSize: output.fileSize,
             compressionRatio: output.fileSize > 0 ? Double(source.fileSize) / Double(output.fileSize) : 0,
@@ -51,6 +51,8 @@ struct CompressionAnalyticsBuilder {
             droppedTracks: droppedTracks,
             contentAdjustment: content,
             encoding: summary)
+        analytics.mistimedFramesDropped = statistics.framesOutOfOrder
+        return analytics
     }
 }
 

@@ -107,6 +107,10 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     /// Decoded source pictures the decoder flagged as damaged (it concealed the errors); they
     /// are in the output as concealed. 0 for an intact source.
     public var damagedFrames: Int
+    /// Decoded source pictures timed at or before the picture before them (files joined
+    /// without re-timing overlap so), dropped as the ffmpeg CLI drops them. 0 for a source
+    /// whose timestamps increase.
+    public var mistimedFramesDropped = 0
     /// Source average frame rate.
     public var originalFrameRate: Double
     /// Output average frame rate (video frames / video track duration).

@@ -175,6 +175,10 @@ struct CompressCommand: ReelCommand {
                     Console.warning("\(outcome.file.input.display) is damaged: \(result.corruptPacketsSkipped) corrupt "
                         + "packets skipped, \(result.damagedFrames) damaged pictures concealed in \(outcome.file.outputDisplay)")
                 }
+                if result.mistimedFramesDropped > 0 {
+                    Console.warning("\(outcome.file.input.display): \(result.mistimedFramesDropped) pictures timed before the "
+                        + "picture shown before them were dropped (its timestamps go back, as where files were joined)")
+                }
                 if let target = result.targetSize { warnAbout(target, output: outcome.file.outputDisplay) }
                 // A GIF is larger than its source as a rule; the advice below is for video.
                 let animated = OutputFileType(rawValue: outcome.file.output.pathExtension.lowercased())?.isAnimatedImage == true

@@ -103,6 +103,7 @@ enum ResultJSON {
             ("streamCopied", .bool(result.streamCopied)),
             ("corruptPacketsSkipped", .init(result.corruptPacketsSkipped)),
             ("damagedFrames", .init(result.damagedFrames)),
+            ("mistimedFramesDropped", .init(result.mistimedFramesDropped)),
             ("keptRanges", ranges(result.keptRanges)),
             ("requestedRanges", ranges(result.requestedRanges)),
             ("original", .object([

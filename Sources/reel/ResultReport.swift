@@ -88,6 +88,10 @@ enum ResultReport {
             rows.append(("damage", "\(result.corruptPacketsSkipped) corrupt source packets skipped, "
                 + "\(result.damagedFrames) damaged pictures concealed"))
         }
+        if result.mistimedFramesDropped > 0 {
+            rows.append(("mistimed", "\(result.mistimedFramesDropped) source pictures timed before the picture "
+                + "shown before them, dropped"))
+        }
         if !result.droppedTracks.isEmpty {
             let tracks = result.droppedTracks.map { track in
                 "#\(track.index) \(track.role.rawValue) (\(track.codecName))"

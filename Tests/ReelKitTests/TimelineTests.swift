@@ -90,5 +90,37 @@ import Testing
         #expect(result.analytics.compressedFrameCount == 150)
         #expect(abs((output.primaryAudio?.duration ?? 0) - 6) < 0.15)
     }
-}
 
+    /// overlapping_join.mp4 is a 30 fps and a 12 fps recording joined by ffmpeg's concat
+    /// demuxer: the second's first pictures are timed before the first's last ones. Compressing
+    /// it failed ("writing failed: Invalid argument": the encoder was given times that went
+    /// back). Those pictures are dropped, as the ffmpeg CLI drops them, and counted.
+    @Test func picturesTimedBeforeThePictureBeforeThemAreDropped() async throws {
+        let source = try Fixtures.clip("overlapping_join.mp4")
+        let sourceTimes = try Harness.videoFrameTimes(source)
+        let (result, output, _) = try await Harness.compress("overlapping_join.mp4")
+        let dropped = result.analytics.mistimedFramesDropped
+        #expect((1...12).contains(dropped), "\(dropped)")
+        let times = try Harness.videoFrameTimes(result.url)
+        #expect(Set(times).count == times.count)
+        #expect(times.count == result.analytics.compressedFrameCount)
+        #expect(times.count + dropped >= sourceTimes.count - 2 && times.count + dropped <= sourceTimes.count, "\(times.count) + \(dropped) of \(sourceTimes.count)")
+        #expect(abs((output.primaryVideo?.duration ?? 0) - (sourceTimes.last ?? 0)) < 0.15)
+        let (copy, copied, _) = try await Harness.compress("overlapping_join.mp4") { $0.streamCopy = true }
+        #expect(copy.analytics.compressedFrameCount == sourceTimes.count && abs(copied.duration - output.duration) < 0.2)
+    }
+
+    /// The analysis and a chunked encode leave out the same pictures as a compression: the
+    /// cut between the two recordings was refined away (the refining decode saw the second's
+    /// pictures timed before the first's last ones), and the plan counted pictures no chunk
+    /// encodes, so the chunks could never be assembled.
+    @Test func aJoinWithPicturesTimedBackIsAnalyzedAndChunkedAsItIsCompressed() async throws {
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: try Fixtures.clip("overlapping_join.mp4")))
+        let cuts = analysis.boundaries.filter { $0.kind == .cut }.map(\.time.seconds)
+        #expect(cuts.count == 1 && cuts.allSatisfy { $0 > 1.9 && $0 < 2.1 }, "\(cuts)")
+        let (plan, report, single) = try await ChunkPlanTests.chunkedAndSingle("overlapping_join.mp4", length: 1) { _ in }
+        #expect(plan.chunks.count >= 3)
+        let singleFrames = try Harness.videoFrameTimes(single).count
+        #expect(plan.frameCount == singleFrames && report.frames == singleFrames, "\(plan.frameCount) \(report.frames) \(singleFrames)")
+    }
+}

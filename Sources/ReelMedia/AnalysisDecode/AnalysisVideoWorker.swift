@@ -133,6 +133,7 @@ final class AnalysisVideoWorker {
         var followsCut = false
         var checkedStart = false
         var lastPTS: Int64 = 0
+        var lastTaken: Int64?
         var lookahead = SkippedFrameLookahead()
         var finished = false
         func take(_ frame: Frame) throws(MediaFailure) -> Bool {
@@ -148,6 +149,10 @@ final class AnalysisVideoWorker {
                 finished = true
                 return false
             }
+            // A picture timed at or before the one before it (files joined without re-timing)
+            // is not shown: the transcoder drops it too.
+            if let lastTaken, pts <= lastTaken { return true }
+            lastTaken = pts
             let time = decoder.time(ofTimestamp: pts)
             // A damaged picture (a reference missing or corrupt) must not reach the features.
             if frame.isDamaged || decoder.loggedErrors > 0 {

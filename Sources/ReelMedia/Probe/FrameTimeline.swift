@@ -51,7 +51,8 @@ package struct FrameTimeline: Sendable, Equatable {
             pictures = try decodedPictures(decoding, streamIndex: streamIndex, shouldCancel: shouldCancel)
             for index in pictures.indices where index < sizes.count { pictures[index].bytes = sizes[index] }
         }
-        var timeline = timeline(of: pictures, timeBase: timeBase, origin: MediaTime(seconds: source.startTime, timescale: 1_000_000))
+        var timeline = timeline(of: untimed ? pictures : shownInOrder(pictures), timeBase: timeBase,
+                                origin: MediaTime(seconds: source.startTime, timescale: 1_000_000))
         timeline.timestampsJump = input.hasJoinedTimestampJumps
         return timeline
     }
@@ -61,6 +62,29 @@ package struct FrameTimeline: Sendable, Equatable {
         var bytes: Int
         var key: Bool
         var duration: Int64
+    }
+
+    /// Packets (in decode order) in the order a decoder shows their pictures: from one keyframe
+    /// to the next by time, and a picture timed at or before one shown before it left out, as
+    /// the transcoder leaves it out. Files joined without re-timing (ffmpeg's concat demuxer
+    /// over recordings of different rates) have such pictures; for any other file this is the
+    /// pictures sorted by time.
+    private static func shownInOrder(_ packets: [Picture]) -> [Picture] {
+        var shown: [Picture] = []
+        shown.reserveCapacity(packets.count)
+        var group: [Picture] = []
+        func flush() {
+            for picture in group.sorted(by: { $0.ticks < $1.ticks }) where shown.last.map({ $0.ticks < picture.ticks }) ?? true {
+                shown.append(picture)
+            }
+            group.removeAll(keepingCapacity: true)
+        }
+        for packet in packets {
+            if packet.key { flush() }
+            group.append(packet)
+        }
+        flush()
+        return shown
     }
 
     /// The pictures as the decoder gives them (untimed ones timed as the transcoder times them).

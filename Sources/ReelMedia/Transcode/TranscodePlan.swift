@@ -258,6 +258,8 @@ package struct TranscodeStatistics: Sendable, Equatable {
     package var corruptPackets = 0
     /// Decoded source pictures the decoder flagged as damaged (it concealed the errors).
     package var damagedFrames = 0
+    /// Decoded pictures timed at or before the picture before them (dropped).
+    package var framesOutOfOrder = 0
     package var encodedWidth = 0
     package var encodedHeight = 0
 

@@ -149,6 +149,12 @@ final class VideoStage {
             if pts > rangeStart { pending = (carried, rangeStart) }
         }
         if let pending {
+            // A picture timed at or before the one shown before it (files joined without
+            // re-timing overlap there) cannot be shown: it is dropped, as the ffmpeg CLI drops it.
+            guard pts > pending.start else {
+                statistics.framesOutOfOrder += 1
+                return
+            }
             self.pending = nil
             try offer(pending.frame, start: pending.start, end: min(pts, rangeEnd))
         }
