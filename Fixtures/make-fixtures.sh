@@ -26,7 +26,7 @@ ALL=(
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts hls_segments.ts
   damaged_keyframe.mp4 false_entry.mp4 cinematic.mov
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
-  sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4 caret.mp4 overlapping_join.mp4
+  sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4 caret.mp4 overlapping_join.mp4 rate_change.ts
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -372,6 +372,19 @@ mk_overlapping_join_mp4() {
   printf "file '%s'\nfile '%s'\n" "$first" "$second" > "$list"
   "${FF[@]}" -f concat -safe 0 -i "$list" -c copy "${BITEXACT[@]}" "$1"
   rm -f "$first" "$second" "$list"
+}
+
+# Two 2 s MPEG-TS recordings joined byte for byte, the first's sound at 44.1 kHz, the
+# second's at 48 kHz (a broadcast or HLS stream whose sound changes rate mid-way); each starts
+# at MPEG-TS's usual 1.4 s, so the clock also jumps back 2 s. 320x180, 30 fps, AAC mono tone.
+mk_rate_change_ts() {
+  local first="$OUTDIR/.tmp.$$.first.ts" second="$OUTDIR/.tmp.$$.second.ts"
+  "${FF[@]}" -f lavfi -i "testsrc2=s=320x180:r=30:d=2" -f lavfi -i "$(mono_tone 2 44100)" "${X264[@]}" "${AAC[@]}" \
+    "${BITEXACT[@]}" -f mpegts "$first"
+  "${FF[@]}" -f lavfi -i "smptebars=s=320x180:r=30:d=2" -f lavfi -i "$(mono_tone 2 48000)" "${X264[@]}" "${AAC[@]}" \
+    "${BITEXACT[@]}" -f mpegts "$second"
+  cat "$first" "$second" > "$1"
+  rm -f "$first" "$second"
 }
 
 # Three 4 s HLS-style segments of story.mp4 (2-6 s still bars, 6-10 s the loud scrolling

@@ -198,5 +198,8 @@ import ReelAnalysis
         #expect(clock.place(stamp: 9000, count: 1536, rate: 48000) == .keep(start: 9000, droppingLeading: 0))
         clock.reset()
         #expect(clock.place(stamp: 100, count: 1536, rate: 48000) == .keep(start: 100, droppingLeading: 0))
+        // The sound changes rate: the clock goes on in the new rate's samples (1636 at 48 kHz is
+        // 1503 at 44.1 kHz), so a frame overlapping the last one is still cut.
+        #expect(clock.place(stamp: 1403, count: 1024, rate: 44100) == .keep(start: 1503, droppingLeading: 100))
     }
 }

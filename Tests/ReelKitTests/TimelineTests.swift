@@ -123,4 +123,21 @@ import Testing
         let singleFrames = try Harness.videoFrameTimes(single).count
         #expect(plan.frameCount == singleFrames && report.frames == singleFrames, "\(plan.frameCount) \(report.frames) \(singleFrames)")
     }
+
+    /// rate_change.ts is two MPEG-TS recordings joined byte for byte, the first's sound at
+    /// 44.1 kHz, the second's at 48 kHz. Compressing or analyzing it failed ("encoding failed:
+    /// Invalid argument": the sound's filter graph was made for the first rate only). Both
+    /// halves' sound now reaches the output, on one clock, and the analysis.
+    @Test func soundThatChangesRateMidwayIsKeptWhole() async throws {
+        let (result, output, _) = try await Harness.compress("rate_change.ts")
+        #expect(abs(output.duration - 4) < 0.1, "\(output.duration)")
+        #expect(abs((output.primaryAudio?.duration ?? 0) - 4) < 0.1)
+        let stamps = try AVIFixTests.audioPacketTimestamps(result.url)
+        #expect(stamps.count > 150 && zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 })
+        let sound = try SoundProbe(result.url)
+        #expect(sound.rms(0.2, 1.8) > 0.02 && sound.rms(2.2, 3.8) > 0.02, "\(sound.rms(0.2, 1.8)) \(sound.rms(2.2, 3.8))")
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: try Fixtures.clip("rate_change.ts")))
+        let loudness = analysis.segments.map(\.features.loudness)
+        #expect(loudness.count >= 2 && loudness.allSatisfy { $0 > -40 }, "\(loudness)")
+    }
 }

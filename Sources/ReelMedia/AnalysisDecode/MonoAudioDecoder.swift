@@ -6,6 +6,8 @@ import ReelSupport
 final class MonoAudioDecoder {
     private let decoder: Decoder
     private var graph: FilterGraph?
+    /// The decoded sound's shape `graph` was made for (a change mid-stream makes a new one).
+    private var graphShape: SoundShape?
     private let decoded: Frame
     private let filtered: Frame
     /// The presentation time of the first decoded frame (the first sample handed on), once known.
@@ -21,6 +23,13 @@ final class MonoAudioDecoder {
     func decode(_ packet: Packet?, into sink: ([Float]) -> Void) throws(MediaFailure) {
         try decoder.decode(packet, into: decoded) { frame throws(MediaFailure) in
             if firstTime == nil { firstTime = decoder.time(of: frame) }
+            let shape = SoundShape(frame)
+            if let graph, shape != graphShape {
+                try graph.push(nil)
+                try pull(graph, sink)
+                self.graph = nil
+            }
+            graphShape = shape
             let graph = try self.graph.orMake { () throws(MediaFailure) in try makeGraph(for: frame) }
             try graph.push(frame)
             try pull(graph, sink)

@@ -13,7 +13,8 @@
 /// sound stays in sync with the picture: a frame that overlaps what came before loses the
 /// overlapping samples, or is dropped when all of it overlaps. Differences within `tolerance`
 /// are rounding (Matroska stamps sound in milliseconds) and are closed up. A frame without a
-/// timestamp continues the clock. Gaps are left as they are.
+/// timestamp continues the clock. Gaps are left as they are. A change of rate keeps the clock,
+/// counted in the new rate from there on.
 struct AudioContinuity {
     /// How far (seconds) a frame's timestamp may be from the end of the frame before it and
     /// still count as following it directly.
@@ -40,8 +41,11 @@ struct AudioContinuity {
     /// `rate`, `nil` when it has none).
     mutating func place(stamp: Int64?, count: Int, rate: Int32) -> Placement {
         if rate != self.rate {
+            // The sound changed its rate mid-stream: the clock goes on, counted in the new rate.
+            if let end, self.rate > 0 {
+                self.end = Int64((Double(end) * Double(rate) / Double(self.rate)).rounded())
+            }
             self.rate = rate
-            end = nil
         }
         let length = Int64(max(count, 0))
         guard let expected = end else {

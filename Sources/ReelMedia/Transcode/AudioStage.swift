@@ -23,6 +23,8 @@ final class AudioStage {
     private var crossfade = AudioCrossfade()
     private var continuity = AudioContinuity()
     private var rangeGraph: FilterGraph?
+    /// The decoded sound's shape `rangeGraph` was made for.
+    private var rangeGraphShape: SoundShape?
     private var framingGraph: FilterGraph?
     private let decoded: Frame
     private let filtered: Frame
@@ -114,6 +116,15 @@ final class AudioStage {
             placed = dropped > 0 ? try frame.withoutLeadingSamples(Int32(dropped), stage: .decode) : frame
             placed.pts = start ?? reel_nopts_value()
         }
+        let shape = SoundShape(placed)
+        if let graph = rangeGraph, shape != rangeGraphShape {
+            // The sound changed its rate or channels mid-stream (a broadcast or joined
+            // recordings): the range's graph takes one shape, so it is drained and made anew.
+            try graph.push(nil)
+            try moveRangeOutput(from: graph)
+            rangeGraph = nil
+        }
+        rangeGraphShape = shape
         let graph = try rangeGraph.orMake { () throws(MediaFailure) in try makeRangeGraph(for: placed, timeBase: samples) }
         try graph.push(placed)
         try moveRangeOutput(from: graph)
