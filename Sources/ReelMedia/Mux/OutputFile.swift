@@ -142,8 +142,23 @@ final class OutputFile {
     func write(_ packet: Packet, streamIndex: Int, from sourceTimeBase: AVRational) throws(MediaFailure) {
         packet.streamIndex = streamIndex
         av_packet_rescale_ts(packet.pointer, sourceTimeBase, timeBase(ofStream: streamIndex))
-        try check(av_interleaved_write_frame(context, packet.pointer), .mux, "av_interleaved_write_frame")
+        let dts = packet.pointer.pointee.dts
+        let code = av_interleaved_write_frame(context, packet.pointer)
+        if code == reel_averror_einval(), dts != reel_nopts_value(), let last = lastDecodeTimes[streamIndex], dts <= last {
+            // The muxer only says "Invalid argument"; the cause is times that go back.
+            let base = timeBase(ofStream: streamIndex)
+            let seconds = { (ticks: Int64) in String(format: "%.3f", Double(ticks) * av_q2d(base)) }
+            throw .failed(.mux, "av_interleaved_write_frame",
+                          "stream \(streamIndex)'s packet times stop increasing at \(seconds(last)) s (the next is timed "
+                          + "\(seconds(dts)) s), which the container cannot hold: the source's timestamps overlap there (a copy "
+                          + "keeps them; re-encoding puts them in order)")
+        }
+        try check(code, .mux, "av_interleaved_write_frame")
+        if dts != reel_nopts_value() { lastDecodeTimes[streamIndex] = dts }
     }
+
+    /// The decode time of the last packet written to each stream (in the stream's time base).
+    private var lastDecodeTimes: [Int: Int64] = [:]
 
     /// Flushes interleaving queues and writes the trailer exactly once (faststart rewrites here).
     func finish() throws(MediaFailure) {
