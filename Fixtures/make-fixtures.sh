@@ -26,7 +26,7 @@ ALL=(
   damaged_packet.mp4 onekey.ts primed.webm recovery_points.mp4 tagged.mp4 offset.mp4 discontinuous.ts hls_segments.ts
   damaged_keyframe.mp4 false_entry.mp4 cinematic.mov
   packed_bframes.avi mpeg4_bframes.avi ac3_chunks.avi truncated_media.mp4 tracks.mp4 subtitles.mkv
-  sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4 caret.mp4 overlapping_join.mp4 rate_change.ts
+  sparse_rgb.avi chunked.mp4 anamorphic.mpg talk.mp4 caret.mp4 overlapping_join.mp4 rate_change.ts interlaced.mp4
 )
 maker() { local n=${1%.*}; echo "mk_${n}_${1##*.}"; }
 
@@ -385,6 +385,15 @@ mk_rate_change_ts() {
     "${BITEXACT[@]}" -f mpegts "$second"
   cat "$first" "$second" > "$1"
   rm -f "$first" "$second"
+}
+
+# An interlaced recording, as from a TV broadcast or a camcorder: testsrc2 at 50 pictures a
+# second woven into 25 interlaced ones, top field first, coded as fields by x264 (field_order
+# tt), 640x360, 2 s; AAC mono tone. Its moving parts comb when shown as whole pictures.
+mk_interlaced_mp4() {
+  "${FF[@]}" -f lavfi -i "testsrc2=s=640x360:r=50:d=2" -f lavfi -i "$(mono_tone 2)" \
+    -vf "tinterlace=mode=interleave_top,setfield=tff" "${X264[@]}" -flags:v +ilme+ildct -x264-params tff=1 \
+    "${AAC[@]}" "${BITEXACT[@]}" "$1"
 }
 
 # Three 4 s HLS-style segments of story.mp4 (2-6 s still bars, 6-10 s the loud scrolling

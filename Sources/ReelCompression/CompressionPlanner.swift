@@ -57,6 +57,10 @@ struct CompressionPlanner {
     }
 
     /// Every encoding choice for `ranges` (from `keptRanges()`), with the content measured on them.
+    /// Deinterlacing (libavfilter's `bwdif`): one whole picture for each interlaced one, at the
+    /// source's picture rate; progressive pictures pass untouched.
+    static let deinterlaceFilter = "bwdif=mode=send_frame:parity=auto:deint=interlaced"
+
     func decide(outputPath: String, ranges: [ClosedSourceRange], content: ContentAdjustment?) throws(ReelError) -> Decision {
         guard let video = source.primaryVideo, let picture = video.video else {
             throw .missingVideoTrack(source.url)
@@ -91,7 +95,10 @@ struct CompressionPlanner {
         // H.264 only when asked to keep the HDR (High 10 plays in fewer places).
         let tenBit = !animated && !toneMaps && (config.tenBit
             || picture.bitDepth > 8 && (codec.keepsTenBitByDefault || (config.hdr == .keep && picture.color.isHDR)))
-        var filters: [String] = []
+        // Interlaced pictures are made whole before anything scales or turns them (which would
+        // blend their two fields into combs); only the pictures flagged interlaced are touched.
+        let deinterlace = picture.isInterlaced ? [Self.deinterlaceFilter] : []
+        var filters = deinterlace
         let rotationFilter = rotatesPixels ? [FilterGraph.rotationFilter(clockwise: rotation)] : []
         filters += rotationFilter
         let rotatedWidth = rotatesPixels && rotation % 180 != 0 ? input.1 : input.0
@@ -115,7 +122,7 @@ struct CompressionPlanner {
                 let fit = FramingGeometry.fitFilter(displayed: shown, output: (encodeWidth, encodeHeight),
                                                     fill: config.reframing?.fill ?? .black)
                 return geometry.framingPlan(for: path, origin: source.startTime,
-                                            fitFilter: (rotationFilter + [fit] + finishing).joined(separator: ","))
+                                            fitFilter: (deinterlace + rotationFilter + [fit] + finishing).joined(separator: ","))
             }
         }
 

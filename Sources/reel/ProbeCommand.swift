@@ -126,6 +126,7 @@ struct ProbeCommand: ReelCommand {
             picture += ", color " + tags.map { $0 ?? "unspecified" }.joined(separator: "/")
         }
         if let range = video.color.range { picture += ", \(range) range" }
+        if video.isInterlaced { picture += ", interlaced (deinterlaced when compressed)" }
         lines.append(picture)
         if video.color.isHDR || video.hdr != nil {
             var hdr = "HDR: " + hdrKind(video.color.transfer)

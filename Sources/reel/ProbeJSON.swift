@@ -49,6 +49,7 @@ enum ProbeJSON {
             ("variableFrameRate", .bool(video.isVariableFrameRate)),
             ("pixelFormat", .string(video.pixelFormat)),
             ("bitDepth", .init(video.bitDepth)),
+            ("interlaced", .bool(video.isInterlaced)),
             ("color", .object([
                 ("primaries", .init(video.color.primaries)),
                 ("transfer", .init(video.color.transfer)),

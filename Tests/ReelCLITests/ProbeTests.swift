@@ -28,7 +28,7 @@ import Testing
         #expect(streams[0]["role"] as? String == "primary-video")
         #expect(video["width"] as? Int == 320 && video["height"] as? Int == 180)
         #expect(video["visualWidth"] as? Int == 320 && video["rotation"] as? Int == 0)
-        #expect(video["variableFrameRate"] as? Bool == false)
+        #expect(video["variableFrameRate"] as? Bool == false && video["interlaced"] as? Bool == false)
         #expect(Set(try #require(video["color"] as? [String: Any]).keys)
             == ["primaries", "transfer", "matrix", "range"])
         #expect(streams[0]["audio"] is NSNull)

@@ -39,6 +39,8 @@ final class Frame {
 
     /// Whether the decoder marked the picture a keyframe.
     var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
+    /// Whether the decoder says the picture is interlaced (two fields).
+    var isInterlaced: Bool { pointer.pointee.interlaced_frame != 0 }
 
     /// Whether the decoder flagged the frame as damaged (concealed errors or missing references).
     var isDamaged: Bool {

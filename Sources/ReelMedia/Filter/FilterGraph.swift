@@ -93,6 +93,11 @@ package final class FilterGraph {
             + ":time_base=\(timeBase.num)/\(timeBase.den):pixel_aspect=\(aspect.num)/\(aspect.den)"
     }
 
+    /// Deinterlacing for single pictures (stills, contact sheets, face searches), whose
+    /// neighbours in a graph are not their neighbours in time: libavfilter's `estdif` works
+    /// within the picture. Only pictures flagged interlaced are touched.
+    package static let stillDeinterlaceFilter = "estdif=mode=frame:parity=auto:deint=interlaced"
+
     /// The filter that turns a picture `clockwise` degrees (0, 90, 180, 270) to make it upright.
     package static func rotationFilter(clockwise: Int) -> String {
         switch clockwise {

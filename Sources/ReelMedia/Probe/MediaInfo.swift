@@ -139,6 +139,9 @@ public struct VideoStreamInfo: Sendable, Codable, Equatable {
     /// How much wider than tall a stored pixel is shown (the sample aspect ratio, e.g. 32/27 for
     /// widescreen NTSC DVD); `nil` for square pixels or when the file does not say.
     public var pixelAspectRatio: Double? = nil
+    /// Whether the stream says its pictures are interlaced (two fields a picture, as in TV
+    /// recordings and camcorder tapes); `false` for progressive or unknown.
+    public var isInterlaced = false
 
     /// The displayed size after rotation with the pixels made square: `visualWidth` and
     /// `visualHeight`, the side the stored width becomes stretched by `pixelAspectRatio`.

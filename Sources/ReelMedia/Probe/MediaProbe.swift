@@ -190,7 +190,8 @@ enum MediaProbe {
                 matrix: name(av_color_space_name(parameters.color_space), unspecified: parameters.color_space == AVCOL_SPC_UNSPECIFIED),
                 range: name(av_color_range_name(parameters.color_range), unspecified: parameters.color_range == AVCOL_RANGE_UNSPECIFIED)),
             hdr: input.hdrMetadata(ofStream: index),
-            pixelAspectRatio: pixelAspect(av_guess_sample_aspect_ratio(input.context, stream, nil)))
+            pixelAspectRatio: pixelAspect(av_guess_sample_aspect_ratio(input.context, stream, nil)),
+            isInterlaced: [AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT].contains(parameters.field_order))
     }
 
     /// A sample aspect ratio as a number, `nil` when square or unknown (0/1).

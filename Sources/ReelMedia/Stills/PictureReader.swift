@@ -112,6 +112,7 @@ final class PictureConverter {
 
     private func makeGraph(for frame: Frame, timeBase: AVRational) throws(MediaFailure) -> FilterGraph {
         var chain: [String] = []
+        if frame.isInterlaced { chain.append(FilterGraph.stillDeinterlaceFilter) }
         if rotation % 360 != 0 { chain.append(FilterGraph.rotationFilter(clockwise: rotation)) }
         if let side = maximumSide {
             let longer = Int(max(frame.width, frame.height))

@@ -61,6 +61,7 @@ package enum StillImageWriter {
         guard let first = frames.first?.0 else { throw .failed(.decode, "decode", "no frame requested") }
         let damaged = frames.filter { $0.0.isDamaged }.count
         var chain: [String] = []
+        if frames.contains(where: { $0.0.isInterlaced }) { chain.append(FilterGraph.stillDeinterlaceFilter) }
         if plan.rotation != 0 { chain.append(FilterGraph.rotationFilter(clockwise: plan.rotation)) }
         if let width = plan.width { chain.append("scale=\(width):-2:flags=bicubic") }
         if plan.columns != nil {
