@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ReelCompression
 @testable import ReelMedia
+@testable import ReelKit
 import ReelSupport
 
 /// Pictures made smaller keep square pixels on the source's shown aspect; anamorphic sources
@@ -39,5 +40,20 @@ import ReelSupport
         let (result, _, _) = try await Harness.compress("anamorphic.mpg")
         let output = try Self.picture(result.url)
         #expect(output.width == 720 && output.height == 480 && output.sar == "32:27", "\(output)")
+    }
+
+    /// An image has no pixel shape: a still of the 720x480 anamorphic source (shown 16:9) was
+    /// 720x480, squeezed; it is square-pixelled at the shown aspect.
+    @Test func aStillOfAnAnamorphicSourceIsShownAtItsAspect() async throws {
+        let source = try Fixtures.clip("anamorphic.mpg")
+        let directory = try Fixtures.scratchDirectory()
+        let still = try await Thumbnailer().thumbnail(
+            of: source, at: MediaTime(value: 1, timescale: 1), to: directory.appendingPathComponent("still.png"))
+        #expect(still.width == 852 && still.height == 480, "\(still.width)x\(still.height)")
+        let small = try await Thumbnailer().thumbnail(
+            of: source, at: MediaTime(value: 1, timescale: 1), width: 320, to: directory.appendingPathComponent("small.jpg"))
+        #expect(small.width == 320 && small.height == 180, "\(small.width)x\(small.height)")
+        let picture = try Self.picture(small.url)
+        #expect(picture.width == 320 && picture.height == 180)
     }
 }

@@ -62,8 +62,16 @@ package enum StillImageWriter {
         let damaged = frames.filter { $0.0.isDamaged }.count
         var chain: [String] = []
         if frames.contains(where: { $0.0.isInterlaced }) { chain.append(FilterGraph.stillDeinterlaceFilter) }
+        // An image has no pixel shape: an anamorphic picture (a DVD's 720x576 shown 4:3) is
+        // made square-pixelled at its shown aspect, or it would look squeezed.
+        let pixelAspect = plan.source.streams.first { $0.index == index }?.video?.pixelAspectRatio
+        if let pixelAspect { chain.append("setsar=r=\(pixelAspect):max=10000") }
         if plan.rotation != 0 { chain.append(FilterGraph.rotationFilter(clockwise: plan.rotation)) }
-        if let width = plan.width { chain.append("scale=\(width):-2:flags=bicubic") }
+        if let width = plan.width {
+            chain.append("scale=\(width):'trunc(ow/dar/2)*2':flags=bicubic,setsar=1")
+        } else if pixelAspect != nil {
+            chain.append("scale='trunc(ih*dar/2)*2':ih:flags=bicubic,setsar=1")
+        }
         if plan.columns != nil {
             // Each tile carries its time (on the API's timeline) in its lower left corner:
             // drawtext prints the picture's pts, which is set to that time below.
