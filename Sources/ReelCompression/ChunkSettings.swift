@@ -57,7 +57,7 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
         // runs on across chunk edges as in a single encode.
         if let reframing = config.reframing, reframing.path == nil {
             resolved.reframing?.path = try FramingPass.plannedPath(
-                of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate, shouldCancel: shouldCancel)
+                of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate, shouldCancel: shouldCancel).path
         }
         var targetBytes: Int64?
         var twoPass = false

@@ -113,15 +113,23 @@ extension CompressionPlan {
             shotStarts = try await shots.shotStarts(of: source)
         }
         if flag.isRaised { throw .cancelled }
-        let ranges = try planner.keptRanges()
+        var ranges = try planner.keptRanges()
         if let reframing = planner.config.reframing {
             if reframing.path == nil { progress.stage(.planning) }
             let dissolving = planner.dissolvingJoins(lengths: ranges.map { ($0.end - $0.start).seconds })
-            let path = try await FramingPass.path(
+            let framed = try await FramingPass.path(
                 of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate,
                 dissolvingJoins: Set(dissolving), dissolve: planner.config.crossfadeDuration, flag: flag,
                 progress: progress.phase(from: trimPart, to: 1))
-            planner.config.reframing?.path = path
+            planner.config.reframing?.path = framed.path
+            // Joins whose two windows would show the background twice cut, at the dissolve's
+            // middle (`ReframedJoins`): the output lasts as long.
+            if !framed.cutJoins.isEmpty, case .ranges(let listed) = planner.config.trim {
+                planner.cutJoins.formUnion(framed.cutJoins)
+                planner.config.trim = .ranges(ReframedJoins.cutAtMiddles(
+                    listed, joins: framed.cutJoins, dissolve: planner.config.crossfadeDuration))
+                ranges = try planner.keptRanges()
+            }
         }
         let origin = MediaTime(seconds: source.startTime, timescale: 1_000_000)
         return CompressionPlan(

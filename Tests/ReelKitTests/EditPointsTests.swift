@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelAnalysis
+@testable import ReelCompression
 @testable import ReelKit
 @testable import ReelSupport
 
@@ -180,6 +181,45 @@ import Testing
         let scenes = [TimeRange(start: .zero, end: MediaTime(seconds: 3, timescale: 1000)),
                       TimeRange(start: MediaTime(seconds: 40, timescale: 1000), end: MediaTime(seconds: 43, timescale: 1000))]
         #expect(JoinLooks.jumpCuts(scenes, in: analysis) == [true], "two stretches of one fixed camera")
+    }
+
+    /// Reframed to 9:16, vtest's pieces frame walkers in different parts of the square: where
+    /// the windows either side of a join stand apart, a dissolve would show the path and the
+    /// lamp post twice, so the join cuts at the dissolve's middle; the reel lasts as long.
+    @Test func aReframedFixedCameraCutsWhereItsWindowsStandApart() async throws {
+        let camera = try await offPool { try FaceFixtures.footage("vtest.avi") }
+        var config = Harness.fastConfig(in: try Fixtures.scratchDirectory("reframed-joins"))
+        config.outputURL = config.outputDirectory?.appendingPathComponent(UUID().uuidString + ".mp4")
+        config.trim = .highlights(HighlightReelOptions(maximumDuration: 12))
+        let wide = try await VideoCompressor().plan(camera, config: config)
+        let analysis = try #require(wide.analysis)
+        config.trim = .highlights(HighlightReelOptions(maximumDuration: 12, analysis: analysis))
+        config.reframing = Reframing(aspect: .vertical)
+        let tall = try await VideoCompressor().plan(camera, config: config)
+        let dissolve = HighlightReelTrim.jumpCutDissolve
+        #expect(tall.keptRanges.count == wide.keptRanges.count && wide.dissolvingJoins.count == wide.keptRanges.count - 1)
+        let cuts = Set(wide.dissolvingJoins).subtracting(tall.dissolvingJoins)
+        #expect(!cuts.isEmpty && Set(tall.dissolvingJoins).isSubset(of: Set(wide.dissolvingJoins)), "\(tall.dissolvingJoins)")
+        for join in cuts {
+            #expect(abs((wide.keptRanges[join].end - tall.keptRanges[join].end).seconds - dissolve / 2) < 0.07)
+            #expect(abs((tall.keptRanges[join + 1].start - wide.keptRanges[join + 1].start).seconds - dissolve / 2) < 0.07)
+        }
+        func plays(_ plan: CompressionPlan) -> Double { plan.keptDuration - Double(plan.dissolvingJoins.count) * dissolve }
+        #expect(abs(plays(tall) - plays(wide)) < 0.15, "\(plays(tall)) s against \(plays(wide)) s")
+        // Where the reel cuts, the windows stand apart; where it dissolves, they meet mid-dissolve.
+        let path = try #require(tall.config.reframing?.path)
+        func left(_ seconds: Double) -> Double { Double(path.window(at: seconds)?.minX ?? -1) }
+        for join in cuts {
+            let shift = abs(left(tall.keptRanges[join].end.seconds - 0.01) - left(tall.keptRanges[join + 1].start.seconds))
+            #expect(shift > ReframedJoins.largestShift * path.windowWidth, "join \(join) moves \(shift)")
+        }
+        for join in tall.dissolvingJoins {
+            let shift = abs(left(tall.keptRanges[join].end.seconds - dissolve / 2) - left(tall.keptRanges[join + 1].start.seconds + dissolve / 2))
+            #expect(shift <= ReframedJoins.largestShift * path.windowWidth, "join \(join) moves \(shift)")
+        }
+        let result = try await VideoCompressor().compress(tall)
+        let duration: Double = try MediaInfo.probe(result.url).duration
+        #expect(abs(duration - plays(tall)) < 0.25, "\(duration) s for \(plays(tall)) s")
     }
 
     /// A fixed camera with someone large in front of it (one-by-one's visitors at the table):

@@ -13,18 +13,20 @@ enum FramingPass {
     static let faceInterval = 0.5
     static let faceSize = 720
 
-    /// The camera path for `ranges` of `source`; `nil` when the picture already has the
-    /// reframing's shape. Runs off the cooperative pool; `flag` stops it; `progress` gets the
-    /// share of the ranges read.
+    /// The camera path for `ranges` of `source` (`nil` when the picture already has the
+    /// reframing's shape), and the joins that should cut rather than dissolve. Runs off the
+    /// cooperative pool; `flag` stops it; `progress` gets the share of the ranges read.
     /// `dissolvingJoins` (numbered by the range before each) dissolve over `dissolve` seconds:
-    /// the window holds across them (`CameraPathPlanner.path`).
+    /// the window holds across them (`CameraPathPlanner.path`). Where it cannot, the windows
+    /// would show the background twice (`ReframedJoins`): those joins are returned, and the
+    /// path starts the shot after each afresh, as after a cut.
     static func path(
         of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double,
         dissolvingJoins: Set<Int> = [], dissolve: Double = 0, flag: CancellationFlag,
         progress: @escaping @Sendable (Double) -> Void = { _ in }
-    ) async throws(ReelError) -> CameraPath? {
-        if let path = reframing.path { return path }
-        return try await BlockingWork.run(flag: flag) { () throws(ReelError) -> CameraPath? in
+    ) async throws(ReelError) -> (path: CameraPath?, cutJoins: Set<Int>) {
+        if let path = reframing.path { return (path, []) }
+        return try await BlockingWork.run(flag: flag) { () throws(ReelError) -> (path: CameraPath?, cutJoins: Set<Int>) in
             try plannedPath(of: source, ranges: ranges, reframing: reframing, frameRate: frameRate,
                             dissolvingJoins: dissolvingJoins, dissolve: dissolve, shouldCancel: { flag.isRaised }, progress: progress)
         }
@@ -36,10 +38,10 @@ enum FramingPass {
         of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double,
         dissolvingJoins: Set<Int> = [], dissolve: Double = 0,
         shouldCancel: @escaping () -> Bool, progress: (Double) -> Void = { _ in }
-    ) throws(ReelError) -> CameraPath? {
-        if let path = reframing.path { return path }
+    ) throws(ReelError) -> (path: CameraPath?, cutJoins: Set<Int>) {
+        if let path = reframing.path { return (path, []) }
         guard let picture = source.primaryVideo?.video, let geometry = FramingGeometry(picture, aspect: reframing.aspect) else {
-            return nil
+            return (nil, [])
         }
         let looking = ConcurrentLooking(locator: SubjectLocator(rotation: picture.rotation))
         let stop = UncheckedStop(shouldCancel)
@@ -54,8 +56,15 @@ enum FramingPass {
             reframing: reframing, windowShare: geometry.windowShare, movesHorizontally: geometry.movesHorizontally,
             frameRate: frameRate)
         let cut = shots(of: ranges, cuts: cuts.map(\.seconds))
-        return planner.path(shots: cut, observations: observations, origin: source.startTime,
-                            continuing: continuing(cut, ranges: ranges, dissolvingJoins: dissolvingJoins), dissolve: dissolve)
+        let held = planner.path(shots: cut, observations: observations, origin: source.startTime,
+                                continuing: continuing(cut, ranges: ranges, dissolvingJoins: dissolvingJoins), dissolve: dissolve)
+        let apart = ReframedJoins.apart(held, ranges: ranges, dissolvingJoins: dissolvingJoins, dissolve: dissolve,
+                                        origin: source.startTime)
+        guard !apart.isEmpty else { return (held, []) }
+        let remaining = dissolvingJoins.subtracting(apart)
+        let path = planner.path(shots: cut, observations: observations, origin: source.startTime,
+                                continuing: continuing(cut, ranges: ranges, dissolvingJoins: remaining), dissolve: dissolve)
+        return (path, apart)
     }
 
     /// The shots (numbered as in `shots`) that open a range the one before dissolves into.

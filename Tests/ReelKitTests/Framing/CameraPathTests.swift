@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import ReelCompression
+@testable import ReelMedia
+import ReelSupport
 
 /// The virtual camera's path on made-up observations: it holds still while the subject stays
 /// put, pans within its speed bound when the subject moves, and starts afresh at every cut.
@@ -109,6 +111,33 @@ import Testing
         #expect(abs((held.shots[1].positions.first ?? 0) - ended) < 1e-3, "\(held.shots[1].positions)")
         let window = try #require(held.window(at: 2.4))
         #expect(window.minX <= 0.33 && window.maxX >= 0.43, "the face stays in: \(window)")
+    }
+
+    /// Two pieces of one fixed camera, 4 s each, dissolving over 0.5 s: a visitor on the
+    /// left in both (the window holds across the dissolve, which stays), or on the left and
+    /// then far right (the windows stand apart: the background would show twice, so that join
+    /// cuts, at the dissolve's middle).
+    @Test func aDissolveBetweenWindowsFarApartBecomesACutAtItsMiddle() throws {
+        let ranges = [(0.0, 4.0), (10.0, 14.0)].map {
+            ClosedSourceRange(start: MediaTime(seconds: $0.0, timescale: 1000), end: MediaTime(seconds: $0.1, timescale: 1000),
+                              needsSeek: true, endsEarly: true)
+        }
+        func path(secondAt x: Double) -> CameraPath {
+            let observations = (stride(from: 0.0, to: 4, by: 0.25).map { $0 } + stride(from: 10.0, to: 14, by: 0.25).map { $0 }).map {
+                SubjectObservation(time: $0, faces: [face(at: $0 < 5 ? 0.30 : x)], moving: [], salient: nil, followsCut: $0 == 10)
+            }
+            return planner().path(shots: [(0, 4), (10, 14)], observations: observations, origin: 0, continuing: [1], dissolve: 0.5)
+        }
+        let near = path(secondAt: 0.33), far = path(secondAt: 0.75)
+        #expect(ReframedJoins.apart(near, ranges: ranges, dissolvingJoins: [0], dissolve: 0.5, origin: 0).isEmpty)
+        #expect(ReframedJoins.apart(far, ranges: ranges, dissolvingJoins: [0], dissolve: 0.5, origin: 0) == [0])
+        // Not a join that dissolves, or pieces too short to lose a quarter second each: left be.
+        #expect(ReframedJoins.apart(far, ranges: ranges, dissolvingJoins: [], dissolve: 0.5, origin: 0).isEmpty)
+        #expect(ReframedJoins.apart(far, ranges: ranges, dissolvingJoins: [0], dissolve: 1.8, origin: 0).isEmpty)
+        let listed = [TimeRange(start: .zero, end: MediaTime(value: 4, timescale: 1)),
+                      TimeRange(start: MediaTime(value: 10, timescale: 1), end: MediaTime(value: 14, timescale: 1))]
+        let cut = ReframedJoins.cutAtMiddles(listed, joins: [0], dissolve: 0.5)
+        #expect(cut.map { [$0.start.seconds, $0.end.seconds] } == [[0, 3.75], [10.25, 14]])
     }
 
     @Test func facesTooFarApartShowTheWholePictureOnlyWhenAFillIsAsked() {

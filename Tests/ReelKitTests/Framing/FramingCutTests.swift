@@ -34,7 +34,7 @@ import Testing
         let source = try MediaInfo.probe(try FaceFixtures.footage("bikes.mp4"))
         let whole = ClosedSourceRange(start: .zero, end: MediaTime(seconds: source.duration, timescale: 1000), needsSeek: false, endsEarly: false)
         let path = try #require(try FramingPass.plannedPath(of: source, ranges: [whole], reframing: Reframing(aspect: .vertical),
-                                                            frameRate: 25, shouldCancel: { false }))
+                                                            frameRate: 25, shouldCancel: { false }).path)
         let starts = path.shots.map(\.start).dropFirst()
         #expect(starts.count == 5, "\(starts)")
         for cut in [1.2, 3.04, 5.48, 7.48, 9.68] {
