@@ -207,18 +207,21 @@ final class AnalysisVideoWorker {
         return result
     }
 
-    /// `frame` as an upright gray picture whose longer side is `sampling.size` (never enlarged).
+    /// `frame` as an upright gray picture with square pixels whose longer side is
+    /// `sampling.size` (small videos enlarged up to twice).
     private func facePicture(_ frame: Frame, sampling: FacePictureSampling) throws(MediaFailure) -> GrayPicture {
         let scaler: Downscaler
         if let existing = faceScaler {
             scaler = existing
         } else {
-            let width = Int(frame.width), height = Int(frame.height)
+            // Square pixels: an anamorphic picture (a DVD's, a DV tape's) would show its faces
+            // squeezed, and the face finder looks for faces of their real shape.
+            let width = frame.shownWidth, height = Double(frame.height)
             // Small videos (QCIF, 240p) are enlarged up to twice: their faces are smaller than
             // the 80 pixels the HOG detector needs.
-            let scale = min(Double(sampling.size) / Double(max(width, height, 1)), 2)
-            scaler = try Downscaler(width: max(Int(Double(width) * scale) / 2 * 2, 2),
-                                    height: max(Int(Double(height) * scale) / 2 * 2, 2))
+            let scale = min(Double(sampling.size) / max(width, height, 1), 2)
+            scaler = try Downscaler(width: max(Int(width * scale) / 2 * 2, 2),
+                                    height: max(Int(height * scale) / 2 * 2, 2))
             faceScaler = scaler
         }
         return try scaler.shrinkLuma(frame).rotated(clockwise: sampling.rotation)

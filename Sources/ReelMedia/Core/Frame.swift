@@ -41,6 +41,13 @@ final class Frame {
     var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
     /// Whether the decoder says the picture is interlaced (two fields).
     var isInterlaced: Bool { pointer.pointee.interlaced_frame != 0 }
+    /// How much wider than tall a stored pixel is shown (1 when square or unknown).
+    var pixelAspect: Double {
+        let ratio = pointer.pointee.sample_aspect_ratio
+        return ratio.num > 0 && ratio.den > 0 ? Double(ratio.num) / Double(ratio.den) : 1
+    }
+    /// The picture's width as shown: the stored width times `pixelAspect`.
+    var shownWidth: Double { Double(width) * pixelAspect }
 
     /// Whether the decoder flagged the frame as damaged (concealed errors or missing references).
     var isDamaged: Bool {

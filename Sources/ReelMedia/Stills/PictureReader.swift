@@ -28,8 +28,9 @@ package struct RGBPicture: Sendable {
 }
 
 /// Reads pictures for face detection and closer looks: a photo's one picture, or a video's
-/// frame at a time, upright (display rotation applied) and scaled so the longer side is at most
-/// `maximumSide`. `ShotSampler` samples a video's pictures through its shots.
+/// frame at a time, upright (display rotation applied), with square pixels, and scaled so the
+/// longer side is at most `maximumSide`. `ShotSampler` samples a video's pictures through its
+/// shots.
 package enum PictureReader {
     /// The picture of an image file (JPEG, PNG, ...; the first frame of anything FFmpeg opens).
     package static func image(at url: URL, maximumSide: Int) throws(MediaFailure) -> RGBPicture {
@@ -113,6 +114,11 @@ final class PictureConverter {
     private func makeGraph(for frame: Frame, timeBase: AVRational) throws(MediaFailure) -> FilterGraph {
         var chain: [String] = []
         if frame.isInterlaced { chain.append(FilterGraph.stillDeinterlaceFilter) }
+        // A picture scaled for looking at (faces, eyes) has square pixels, so faces on
+        // anamorphic video keep their real shape; at its stored size it keeps its pixels.
+        if maximumSide != nil, abs(frame.pixelAspect - 1) > 1e-3 {
+            chain.append("scale='trunc(iw*sar/2)*2':ih:flags=bicubic,setsar=1")
+        }
         if rotation % 360 != 0 { chain.append(FilterGraph.rotationFilter(clockwise: rotation)) }
         if let side = maximumSide {
             let longer = Int(max(frame.width, frame.height))

@@ -35,6 +35,25 @@ import Testing
         #expect(found.count >= 6, "\(analysis.faces.map { ($0.time.seconds, $0.presence.count) })")
     }
 
+    /// An anamorphic video (an HDV camcorder's 1440 pixels shown as 1920) stores faces
+    /// squeezed to three quarters of their width: searched at the stored shape, this portrait's
+    /// face was narrower than the 80 pixels the detector needs, and none was found. Searched with
+    /// square pixels, it is.
+    @Test func facesInAnamorphicVideoAreSearchedAtTheirShownShape() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        let video = directory.appendingPathComponent("anamorphic.mp4")
+        try Fixtures.run("/usr/bin/ffmpeg", [
+            "-v", "error", "-y", "-loop", "1", "-framerate", "25", "-t", "4", "-i", try FaceFixtures.photo("biden.jpg").path,
+            "-vf", "scale=trunc(iw*3/8)*2:trunc(ih/2)*2,setsar=4/3,format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast",
+            "-threads", "2", video.path,
+        ])
+        let info = try MediaInfo.probe(video)
+        #expect(abs((info.primaryVideo?.video?.pixelAspectRatio ?? 1) - 4.0 / 3.0) < 1e-6)
+        let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: video))
+        let found = analysis.faces.filter { $0.presence.count > 0 }
+        #expect(found.count >= 6, "\(analysis.faces.map { ($0.time.seconds, $0.presence.count) })")
+    }
+
     /// Every shot is searched, however short: a 1.5 s shot of a face between two searches 4 s
     /// apart is searched on its first sample.
     @Test func theFirstSampleOfEveryShotIsSearched() async throws {
