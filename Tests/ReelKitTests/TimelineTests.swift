@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReelKit
+@testable import ReelMedia
 
 /// One timeline for the whole API: zero is the file's start (its first presented frame), for
 /// analysis, ranges, reels, thumbnails and faces alike, whatever the container's clock says.
@@ -139,5 +140,25 @@ import Testing
         let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: try Fixtures.clip("rate_change.ts")))
         let loudness = analysis.segments.map(\.features.loudness)
         #expect(loudness.count >= 2 && loudness.allSatisfy { $0 > -40 }, "\(loudness)")
+    }
+
+    /// A copy keeps one rate in the output's track description: the 48 kHz half would play at
+    /// 44.1 kHz (8% slow and low, as `ffmpeg -c copy` writes it). It is refused, saying where
+    /// the rate changes, and leaves nothing.
+    @Test func aCopyOfSoundThatChangesRateIsRefused() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        var config = Harness.fastConfig(in: directory)
+        config.streamCopy = true
+        config.outputURL = directory.appendingPathComponent("copy.mp4")
+        await #expect {
+            _ = try await VideoCompressor().compressVideo(try Fixtures.clip("rate_change.ts"), config: config)
+        } throws: { error in
+            guard case ReelError.muxingFailed(_, _, let reason) = error else { return false }
+            return reason.contains("changes from 44100 Hz to 48000 Hz at 2.00 s")
+        }
+        #expect(Fixtures.contents(of: directory).isEmpty, "\(Fixtures.contents(of: directory))")
+        let header: [UInt8] = [0xFF, 0xF1, 0x4C, 0x40, 0x3D, 0x9F, 0xFC]
+        #expect(header.withUnsafeBufferPointer { CopiedSoundRate.declaredRate($0) } == 48000)
+        #expect([UInt8](repeating: 0, count: 7).withUnsafeBufferPointer { CopiedSoundRate.declaredRate($0) } == nil)
     }
 }

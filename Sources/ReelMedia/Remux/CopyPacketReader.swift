@@ -16,6 +16,11 @@ final class CopyPacketReader {
     private let order: [Int]
     private var ready: [Packet] = []
     private var atEnd = false
+    private var soundRate = CopiedSoundRate()
+    /// Per stream, where its sound first declares another sample rate than at its start
+    /// (presentation time in the stream's time base) and the two rates; only AAC with ADTS
+    /// headers declares it per packet.
+    private(set) var rateChanges: [Int: (ticks: Int64, from: Int, to: Int)] = [:]
 
     /// Reads `streams` of `input`; other streams' packets are skipped.
     init(input: InputFile, streams: [Int]) throws(MediaFailure) {
@@ -74,6 +79,11 @@ final class CopyPacketReader {
             let packet = try Packet()
             if try input.read(into: packet) {
                 guard let pipe = pipes[packet.streamIndex] else { continue }
+                // Read before `aac_adtstoasc` takes the ADTS headers off.
+                if rateChanges[packet.streamIndex] == nil, let ticks = packet.presentationTimestamp,
+                   let change = soundRate.change(in: packet.bytes, stream: packet.streamIndex) {
+                    rateChanges[packet.streamIndex] = (ticks, change.from, change.to)
+                }
                 ready += try pipe.push(packet)
             } else {
                 atEnd = true

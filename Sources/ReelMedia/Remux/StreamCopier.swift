@@ -151,22 +151,30 @@ package struct StreamCopier {
                     continue
                 }
                 guard let target = outputIndex[index] else { continue }
+                if let change = reader.rateChanges[index], ticks >= change.ticks {
+                    let seconds = Double(change.ticks) * av_q2d(timeBase) - input.startSeconds
+                    throw .failed(.mux, "copy", String(format: "the sound of stream %d changes from %d Hz to %d Hz at %.2f s, and a copy "
+                        + "keeps one rate per track: compress without a copy to resample it", index, change.from, change.to, seconds))
+                }
                 packet.pts = ticks + shift
-                if let decodeTime = packet.dts {
-                    var dts = decodeTime + shift
+                if let decodeTime = packet.dts { packet.dts = decodeTime + shift }
+                // On the output's clock, where a time that advanced by less than one of its
+                // ticks (recordings joined with their sound overlapping) would not advance.
+                let outputBase = output.timeBase(ofStream: target)
+                av_packet_rescale_ts(packet.pointer, timeBase, outputBase)
+                if let dts = packet.dts {
                     if let last = lastDts[index], dts <= last {
-                        dts = last + 1
-                        packet.pts = max(ticks + shift, last + 1)
+                        packet.dts = last + 1
+                        packet.pts = max(packet.pts ?? last + 1, last + 1)
                     }
-                    packet.dts = dts
-                    lastDts[index] = dts
+                    lastDts[index] = packet.dts
                 }
                 packet.position = -1
                 if index == plan.videoStreamIndex {
                     videoPackets += 1
                     progress(min((offset + pts - start) / total, 1))
                 }
-                try output.write(packet, streamIndex: target, from: timeBase)
+                try output.write(packet, streamIndex: target, from: outputBase)
             }
             offset += end - start
         }
