@@ -29,6 +29,24 @@ import Testing
         }
     }
 
+    /// FFmpeg 5.1 reads an animated WebP as one still image it cannot decode: it was called
+    /// "a still image", which it is not. It is named for what it is, and what can be read.
+    @Test func anAnimatedWebPIsNamedAsOne() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x64:r=10:d=1", "-c:v", "libwebp_anim", "-loop", "0", "moving.webp"],
+                        in: scratch.url)
+        try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x64", "-frames:v", "1", "still.webp"], in: scratch.url)
+        for command in [["compress", "moving.webp", "-q"], ["analyze", "moving.webp", "-q"], ["highlights", "moving.webp", "-q"]] {
+            let run = try await Reel.run(command, in: scratch.url)
+            #expect(run.status == 1, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("moving.webp: cannot read as media: an animated WebP (10 pictures), which FFmpeg 5.1 "
+                + "cannot decode"), "\(command): \(run.stderr)")
+        }
+        let still = try await Reel.run(["compress", "still.webp", "-q"], in: scratch.url)
+        #expect(still.stderr.contains("still.webp: cannot read as media: not a video: a still image"), "\(still.stderr)")
+    }
+
     @Test func aFileCutShortSaysSoWithoutFFmpegNames() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -46,7 +46,13 @@ public struct MediaInfo: Sendable, Codable, Equatable {
 
     /// Throws unless the file has a video stream that moves: a still image is "not a video".
     package func requireVideo() throws(ReelError) {
-        if isStillImage { throw .unreadableSource(url, reason: "not a video: a still image (\(streams.first?.codecName ?? containerName))") }
+        if isStillImage {
+            if let animation = AnimatedWebPInfo(contentsOf: url), animation.frameDurations.count > 1 {
+                throw .unreadableSource(url, reason: "an animated WebP (\(animation.frameDurations.count) pictures), which FFmpeg 5.1 "
+                    + "cannot decode; a GIF or a video of it can be read")
+            }
+            throw .unreadableSource(url, reason: "not a video: a still image (\(streams.first?.codecName ?? containerName))")
+        }
         guard primaryVideo != nil else { throw .missingVideoTrack(url) }
     }
     /// The primary audio stream, if any.
