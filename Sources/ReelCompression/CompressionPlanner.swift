@@ -56,14 +56,14 @@ struct CompressionPlanner {
         var keptRanges: [TimeRange]
     }
 
-    /// Every encoding choice for `ranges` (from `keptRanges()`), with the content measured on them.
     /// Deinterlacing (libavfilter's `bwdif`): one whole picture for each interlaced one, at the
     /// source's picture rate; progressive pictures pass untouched. Many progressive videos are
     /// coded as interlaced (film on a broadcast, a camera's interlaced mode): `idet` checks the
-    /// flag on the first ten pictures it can judge and clears it where the pictures are whole,
-    /// so those are not softened.
-    static let deinterlaceFilter = "idet=analyze_interlaced_flag=10,bwdif=mode=send_frame:parity=auto:deint=interlaced"
+    /// flag on the first thirty pictures it can judge (still ones, whose fields do not differ,
+    /// it cannot) and clears it where the pictures are whole, so those are not softened.
+    static let deinterlaceFilter = "idet=analyze_interlaced_flag=30,bwdif=mode=send_frame:parity=auto:deint=interlaced"
 
+    /// Every encoding choice for `ranges` (from `keptRanges()`), with the content measured on them.
     func decide(outputPath: String, ranges: [ClosedSourceRange], content: ContentAdjustment?) throws(ReelError) -> Decision {
         guard let video = source.primaryVideo, let picture = video.video else {
             throw .missingVideoTrack(source.url)
