@@ -214,7 +214,6 @@ package enum AnalysisReader {
         let video = try Decoder(input: input, streamIndex: stream.index, cheap: true, threads: 1)
         try input.seek(toSeconds: max(first.lowerBound, 0))
         var previousGrid: LumaGrid?
-        var lastShown: MediaTime?
         let margin = 1e-3
         func isInside(_ seconds: Double, _ window: ClosedRange<Double>) -> Bool {
             seconds >= window.lowerBound - margin && seconds <= window.upperBound + margin
@@ -225,11 +224,7 @@ package enum AnalysisReader {
             } ?? true
             video.setSkipFrames(inside ? AVDISCARD_DEFAULT : between.discard)
         }) { frame throws(MediaFailure) in
-            guard let time = video.time(of: frame) else { return true }
-            // A picture timed at or before the one before it is not shown (the transcoder drops it).
-            if let lastShown, time <= lastShown { return true }
-            lastShown = time
-            guard let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) else { return true }
+            guard let time = video.time(of: frame), let grid = LumaGrid(frame: frame.pointer, patch: AnalysisReader.changePatch) else { return true }
             if time.seconds > last.upperBound + margin { return false }
             // Windows may overlap: a frame belongs to every window it falls in.
             let change = previousGrid.map { grid.difference(to: $0) } ?? 0

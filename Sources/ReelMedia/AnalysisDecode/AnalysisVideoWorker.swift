@@ -133,7 +133,6 @@ final class AnalysisVideoWorker {
         var followsCut = false
         var checkedStart = false
         var lastPTS: Int64 = 0
-        var lastTaken: Int64?
         var lookahead = SkippedFrameLookahead()
         var finished = false
         func take(_ frame: Frame) throws(MediaFailure) -> Bool {
@@ -149,10 +148,6 @@ final class AnalysisVideoWorker {
                 finished = true
                 return false
             }
-            // A picture timed at or before the one before it (files joined without re-timing)
-            // is not shown: the transcoder drops it too.
-            if let lastTaken, pts <= lastTaken { return true }
-            lastTaken = pts
             let time = decoder.time(ofTimestamp: pts)
             // A damaged picture (a reference missing or corrupt) must not reach the features.
             if frame.isDamaged || decoder.loggedErrors > 0 {
@@ -214,14 +209,7 @@ final class AnalysisVideoWorker {
         if let existing = faceScaler {
             scaler = existing
         } else {
-            // Square pixels: an anamorphic picture (a DVD's, a DV tape's) would show its faces
-            // squeezed, and the face finder looks for faces of their real shape.
-            let width = frame.shownWidth, height = Double(frame.height)
-            // Small videos (QCIF, 240p) are enlarged up to twice: their faces are smaller than
-            // the 80 pixels the HOG detector needs.
-            let scale = min(Double(sampling.size) / max(width, height, 1), 2)
-            scaler = try Downscaler(width: max(Int(width * scale) / 2 * 2, 2),
-                                    height: max(Int(height * scale) / 2 * 2, 2))
+            scaler = try Downscaler(facePictureOf: frame, longerSide: sampling.size)
             faceScaler = scaler
         }
         return try scaler.shrinkLuma(frame).rotated(clockwise: sampling.rotation)

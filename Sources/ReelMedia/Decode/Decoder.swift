@@ -88,13 +88,21 @@ final class Decoder {
     private(set) var corruptPackets = 0
     /// Decoded frames the decoder flagged as damaged (concealed errors, missing references).
     private(set) var damagedFrames = 0
+    /// Decoded pictures timed at or before the picture before them, left out: files joined
+    /// without re-timing (ffmpeg's concat demuxer over recordings of different rates) have
+    /// them, and they cannot be shown (the ffmpeg CLI drops them too). Every reader of a video
+    /// (transcode, analysis, framing, stills) sees the same pictures so.
+    private(set) var mistimedFrames = 0
+    private var lastShown: Int64?
 
     /// The decode pump, the one place packets go into a decoder: sends `packet` (`nil` sends the
     /// end-of-stream flush) and hands every frame the decoder then has ready to `body`, one at a
     /// time in `frame`, which is unreferenced after `body` returns (take it with `movedOut()`
     /// to keep it). A full decoder gets its frames taken first and the packet sent again. A
     /// packet rejected as corrupt is counted in `corruptPackets` and skipped; frames flagged
-    /// damaged are counted in `damagedFrames` and still handed over. Returns `false` when `body`
+    /// damaged are counted in `damagedFrames` and still handed over; pictures timed at or before
+    /// the one handed over before them are counted in `mistimedFrames` and left out (after a
+    /// `flushBuffers()` the order starts again). Returns `false` when `body`
     /// asked to stop; the frames after it stay in the decoder until `flushBuffers()`.
     @discardableResult
     func decode(
@@ -141,6 +149,13 @@ final class Decoder {
                     lastStamp = stamp
                 }
             }
+            if isVideo, let stamp = frame.presentationTimestamp {
+                if let lastShown, stamp <= lastShown {
+                    mistimedFrames += 1
+                    continue
+                }
+                lastShown = stamp
+            }
             guard try body(frame) else { return false }
         }
         return true
@@ -166,5 +181,6 @@ final class Decoder {
         avcodec_flush_buffers(codecContext)
         presentationTiming?.reset()
         lastStamp = nil
+        lastShown = nil
     }
 }

@@ -65,6 +65,17 @@ final class Downscaler {
         output = try Frame()
     }
 
+    /// A scaler to the picture faces are searched on for frames like `frame`: square pixels (an
+    /// anamorphic picture, a DVD's or an HDV camcorder's, would show its faces squeezed, and the
+    /// face finder looks for faces of their real shape), the longer side `longerSide`, small
+    /// videos (QCIF, 240p) enlarged up to twice, since their faces are smaller than the 80
+    /// pixels the HOG detector needs.
+    convenience init(facePictureOf frame: Frame, longerSide: Int) throws(MediaFailure) {
+        let width = frame.shownWidth, height = Double(frame.height)
+        let scale = min(Double(longerSide) / max(width, height, 1), 2)
+        try self.init(width: max(Int(width * scale) / 2 * 2, 2), height: max(Int(height * scale) / 2 * 2, 2))
+    }
+
     deinit { sws_freeContext(context) }
 
     /// Downscales `frame` (any pixel format) and copies out the small planes.

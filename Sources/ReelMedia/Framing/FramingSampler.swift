@@ -114,10 +114,7 @@ package struct FramingSampler {
     private static func scalers(for frame: Frame, faceSize: Int) throws(MediaFailure) -> (small: Downscaler, gray: Downscaler) {
         let width = Int(frame.width), height = Int(frame.height)
         let small = 128.0 / Double(max(width, height, 1))
-        // The face picture has square pixels (faces of their real shape on anamorphic video).
-        let shownWidth = frame.shownWidth
-        let scale = min(Double(faceSize) / max(shownWidth, Double(height), 1), 2)
         return (try Downscaler(width: max(Int(Double(width) * small) / 2 * 2, 2), height: max(Int(Double(height) * small) / 2 * 2, 2)),
-                try Downscaler(width: max(Int(shownWidth * scale) / 2 * 2, 2), height: max(Int(Double(height) * scale) / 2 * 2, 2)))
+                try Downscaler(facePictureOf: frame, longerSide: faceSize))
     }
 }

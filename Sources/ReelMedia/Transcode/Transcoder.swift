@@ -105,6 +105,7 @@ package struct Transcoder {
         statistics.audioFramesEncoded = encoded.first?.framesEncoded ?? 0
         statistics.corruptPackets = failed
         statistics.damagedFrames = video.damagedFrames
+        statistics.framesOutOfOrder = video.mistimedFrames
         return statistics
     }
 

@@ -41,6 +41,8 @@ final class VideoStage {
     var corruptPackets: Int { decoder.corruptPackets }
     /// Decoded pictures the decoder flagged as damaged.
     var damagedFrames: Int { decoder.damagedFrames }
+    /// Decoded pictures timed before the one shown before them (left out by the decoder).
+    var mistimedFrames: Int { decoder.mistimedFrames }
 
     /// The picture's fades at the output's edges, ahead of every graph's filters.
     private let fadeFilter: String?
@@ -149,12 +151,6 @@ final class VideoStage {
             if pts > rangeStart { pending = (carried, rangeStart) }
         }
         if let pending {
-            // A picture timed at or before the one shown before it (files joined without
-            // re-timing overlap there) cannot be shown: it is dropped, as the ffmpeg CLI drops it.
-            guard pts > pending.start else {
-                statistics.framesOutOfOrder += 1
-                return
-            }
             self.pending = nil
             try offer(pending.frame, start: pending.start, end: min(pts, rangeEnd))
         }
