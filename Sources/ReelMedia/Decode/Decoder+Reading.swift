@@ -1,3 +1,4 @@
+internal import CFFmpeg
 import ReelSupport
 
 extension Decoder {
@@ -45,7 +46,7 @@ extension Decoder {
             flushBuffers()
             var best: (Frame, MediaTime)?
             var damaged = false
-            try forEachFrame(in: input) { frame throws(MediaFailure) in
+            try forEachFrame(in: input, beforeSending: { skipsUnseenFrames($0, before: seconds, in: input) }) { frame throws(MediaFailure) in
                 let time = self.time(of: frame) ?? .zero
                 if time.seconds > seconds + 1e-6, best != nil { return false }
                 damaged = frame.isDamaged || self.loggedErrors > 0
@@ -57,6 +58,75 @@ extension Decoder {
             if let best, (best.1.seconds <= seconds + 1e-6 && !damaged) || seekPoint <= fileStart { return best }
             if best == nil && seekPoint <= fileStart { throw .failed(.decode, "decode", "no frame at \(seconds) s") }
             backoff = backoff == 0 ? 1 : backoff * 2
+        }
+    }
+
+    /// How far before a wanted time frames nothing refers to are left undecoded: far enough
+    /// that no such frame is still on screen there (a variable-rate recording may hold one for
+    /// a second).
+    static let unseenFrameMargin = 2.0
+
+    /// Leaves `packet` undecoded when nothing refers to its frame and it is shown well before
+    /// `seconds`; decodes everything else. Untimed streams are timed by counting every frame.
+    func skipsUnseenFrames(_ packet: Packet, before seconds: Double, in input: InputFile) {
+        guard input.seeksByTime, let pts = packet.presentationTimestamp else { return setSkipFrames(AVDISCARD_DEFAULT) }
+        setSkipFrames(time(ofTimestamp: pts).seconds < seconds - Self.unseenFrameMargin ? AVDISCARD_NONREF : AVDISCARD_DEFAULT)
+    }
+
+    /// The frames on screen at each of `times` (as `frameOnScreen`), in the order asked. Times
+    /// are visited in increasing order, and one the decode reaches more cheaply by going on
+    /// (`InputFile.decodeGoesOn`) is not sought: a contact sheet of a file with one long GOP
+    /// (a 4K HEVC clip of one ten-second GOP) or of a raw stream decodes it once, not once per
+    /// tile.
+    func framesOnScreen(at times: [Double], in input: InputFile, fileStart: Double) throws(MediaFailure) -> [(Frame, MediaTime)] {
+        var found = [(Frame, MediaTime)?](repeating: nil, count: times.count)
+        // The last frame decoded at or before the previous time, and the first after it.
+        var onScreen: (Frame, MediaTime)?
+        var next: (Frame, MediaTime)?
+        for index in times.indices.sorted(by: { times[$0] < times[$1] }) {
+            let seconds = times[index]
+            if let current = onScreen, input.decodeGoesOn(stream: streamIndex, from: current.1.seconds, to: seconds) {
+                var best = current
+                // Errors logged before (decoding up to the previous picture) were judged then.
+                let earlierErrors = loggedErrors
+                var clean = true
+                if let waiting = next {
+                    if waiting.1.seconds > seconds + 1e-6 {
+                        found[index] = (try best.0.reference(), best.1)
+                        continue
+                    }
+                    best = waiting
+                    next = nil
+                }
+                var ended = true
+                try forEachFrame(in: input, beforeSending: { skipsUnseenFrames($0, before: seconds, in: input) }) { frame throws(MediaFailure) in
+                    let time = self.time(of: frame) ?? .zero
+                    if frame.isDamaged || self.loggedErrors > earlierErrors { clean = false }
+                    if time.seconds > seconds + 1e-6 {
+                        next = (try frame.movedOut(), time)
+                        ended = false
+                        return false
+                    }
+                    best = (try frame.movedOut(), time)
+                    return true
+                }
+                if clean && !best.0.isDamaged {
+                    found[index] = (try best.0.reference(), best.1)
+                    onScreen = best
+                    // At the stream's end the decoder was drained: it cannot go on.
+                    if ended { onScreen = nil }
+                    continue
+                }
+            }
+            // Seek: the first time, a keyframe not yet passed, no index, or damage on the way.
+            let picked = try frameOnScreen(at: seconds, in: input, fileStart: fileStart)
+            found[index] = (try picked.0.reference(), picked.1)
+            onScreen = picked
+            next = nil
+        }
+        return try found.map { entry throws(MediaFailure) in
+            guard let entry else { throw .failed(.decode, "decode", "no frame found") }
+            return entry
         }
     }
 

@@ -30,7 +30,13 @@ final class InputFile {
     /// that a job probes its source once.
     static let probes = Mutex<[String: Int]>([:])
 
+    /// How many packets were read from each file, summed as each reader closes, so tests can
+    /// check that a file is read once where once is enough.
+    static let packetsRead = Mutex<[String: Int]>([:])
+    private var packetCount = 0
+
     deinit {
+        if packetCount > 0 { Self.packetsRead.withLock { [url, packetCount] in $0[url.path, default: 0] += packetCount } }
         var closing: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&closing)
     }
@@ -57,6 +63,7 @@ final class InputFile {
         let result = av_read_frame(context, packet.pointer)
         if result == reel_averror_eof() { return false }
         try check(result, .demux, "av_read_frame")
+        packetCount += 1
         if allowsDiscontinuities, let stream = stream(packet.streamIndex) {
             discontinuity.correct(packet.pointer, timeBase: stream.pointee.time_base)
         }
@@ -113,6 +120,35 @@ final class InputFile {
     func seek(stream index: Int, toTimestamp timestamp: Int64) throws(MediaFailure) {
         discontinuity.reset()
         try check(avformat_seek_file(context, Int32(index), Int64.min, timestamp, timestamp, 0), .demux, "avformat_seek_file")
+    }
+
+    /// The time (seconds on the file's clock, by decode timestamp) of the last keyframe at or
+    /// before `seconds` in stream `index`, as the container's index has it; `nil` when the file
+    /// has no index there (raw streams), so only a seek can tell. MPEG program and transport
+    /// streams have no index of their own: the entries FFmpeg notes while seeking them are not
+    /// all keyframes, so they count as none.
+    func indexedKeyframe(stream index: Int, atOrBefore seconds: Double) -> Double? {
+        guard seeksByTime, !allowsDiscontinuities, let stream = stream(index), avformat_index_get_entries_count(stream) > 0 else { return nil }
+        let base = stream.pointee.time_base
+        let wanted = Int64((seconds / av_q2d(base)).rounded(.down))
+        guard let entry = avformat_index_get_entry_from_timestamp(stream, wanted, AVSEEK_FLAG_BACKWARD),
+              entry.pointee.timestamp != reel_nopts_value() else { return nil }
+        return Double(entry.pointee.timestamp) * av_q2d(base)
+    }
+
+    /// How far a decode goes on rather than seeking, in a file without an index: a seek there
+    /// lands only near its time (MPEG-TS), and may have to try again earlier.
+    static let reachWithoutIndex = 2.0
+
+    /// Whether a decode of stream `index` that has handed over the picture at `reached` gets to
+    /// `seconds` more cheaply by going on than by seeking: the index puts the keyframe a seek
+    /// would land on at or before `reached`; without an index, `seconds` is near; a stream that
+    /// cannot seek at all would be read again from its start.
+    func decodeGoesOn(stream index: Int, from reached: Double, to seconds: Double) -> Bool {
+        guard reached <= seconds + 1e-6 else { return false }
+        guard seeksByTime else { return true }
+        if let keyframe = indexedKeyframe(stream: index, atOrBefore: seconds) { return keyframe <= reached }
+        return seconds - reached <= Self.reachWithoutIndex
     }
 
     /// Makes the demuxer skip every stream but `kept`, so their packets are never read.

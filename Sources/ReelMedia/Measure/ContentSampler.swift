@@ -15,7 +15,9 @@ public struct ContentProfile: Sendable, Equatable, Codable {
 /// Decodes short bursts of frames at evenly spaced positions and measures them. Each burst
 /// starts at the first picture that really exists at or after its position (sparse files, such
 /// as AVIs whose index repeats or skips frames, have far fewer pictures than their header's rate
-/// suggests).
+/// suggests). A burst the decode reaches more cheaply by going on (`InputFile.decodeGoesOn`) is
+/// not sought, and on the way only the frames others refer to are decoded: a 4K file of one
+/// ten-second GOP was decoded three times over before, now half of it once.
 package enum ContentSampler {
     /// Measures `positions` bursts of two consecutive frames between `start` and `end` seconds.
     package static func measure(
@@ -24,20 +26,34 @@ package enum ContentSampler {
     ) throws(MediaFailure) -> ContentProfile {
         let input = try InputFile.reopen(source, keeping: [streamIndex])
         let decoder = try Decoder(input: input, streamIndex: streamIndex, cheap: true)
-        // A raw stream is read from its start for every burst: its frames are counted to be timed.
+        // A raw stream's frames are counted to be timed, so it is read on from its start.
         decoder.timesUntimedFrames = !input.seeksByTime
         let planar = PlanarPicture()
         var motions: [Double] = []
         var details: [Double] = []
         let span = max(end - start, 0)
+        // The time of the last picture handed over, while the decoder may go on from there.
+        var reached: Double?
         for position in 0..<positions {
             if shouldCancel() { throw .cancelled }
             let time = start + span * (Double(position) + 0.5) / Double(positions)
-            try input.seek(toSeconds: time)
-            decoder.flushBuffers()
+            if !(reached.map { input.decodeGoesOn(stream: streamIndex, from: $0, to: time) } ?? false) {
+                try input.seek(toSeconds: time)
+                decoder.flushBuffers()
+            }
+            reached = nil
             var previous: LumaGrid?
             var pairFound = false
-            try decoder.forEachFrame(in: input, shouldCancel: shouldCancel) { frame throws(MediaFailure) in
+            try decoder.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: { packet in
+                // Frames before the burst are only decoded when others refer to them. Untimed
+                // frames are timed by counting, which needs them all.
+                guard input.seeksByTime, let pts = packet.presentationTimestamp else {
+                    decoder.setSkipFrames(AVDISCARD_DEFAULT)
+                    return
+                }
+                decoder.setSkipFrames(decoder.time(ofTimestamp: pts).seconds + 0.001 < time ? AVDISCARD_NONREF : AVDISCARD_DEFAULT)
+            }) { frame throws(MediaFailure) in
+                if let pts = decoder.time(of: frame) { reached = pts.seconds }
                 if let pts = decoder.time(of: frame), pts.seconds + 0.001 < time { return true }
                 // RGB and palette pictures (cinepak, PNG, MJPEG variants) are made planar first.
                 var planarGrid = LumaGrid(frame: frame.pointer)
@@ -53,10 +69,14 @@ package enum ContentSampler {
                 return true
             }
             if !pairFound, let previous { details.append(previous.detail) }
+            // Decoding ran to the file's end (or the pair was never found): nothing to go on from.
+            if !pairFound { reached = nil }
         }
         func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
         return ContentProfile(motion: mean(motions), detail: mean(details), samples: motions.count)
     }
+
+
 }
 
 /// A decoded picture converted, at its own size, to 8-bit planar YUV 4:2:0 (one reused frame).

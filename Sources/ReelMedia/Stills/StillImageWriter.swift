@@ -54,10 +54,7 @@ package enum StillImageWriter {
         // One thread: a still decodes a few frames from a keyframe, where frame threads only add
         // latency, and FFmpeg flags concealed pictures reliably only without them.
         let decoder = try Decoder(input: input, streamIndex: index, threads: 1)
-        var frames: [(Frame, MediaTime)] = []
-        for time in plan.times {
-            frames.append(try frameOnScreen(at: time, input: input, decoder: decoder, streamIndex: index))
-        }
+        let frames = try decoder.framesOnScreen(at: plan.times, in: input, fileStart: input.startSeconds)
         guard let first = frames.first?.0 else { throw .failed(.decode, "decode", "no frame requested") }
         let damaged = frames.filter { $0.0.isDamaged }.count
         var chain: [String] = []
@@ -99,13 +96,6 @@ package enum StillImageWriter {
         }
         try encode(image, encoderName: plan.encoderName, to: plan.outputPath)
         return (frames.map(\.1), Int(image.width), Int(image.height), damaged)
-    }
-
-    /// The frame on screen at `seconds`: the last one starting at or before it (the first frame
-    /// when `seconds` comes before it).
-    private static func frameOnScreen(at seconds: Double, input: InputFile, decoder: Decoder,
-                                      streamIndex: Int) throws(MediaFailure) -> (Frame, MediaTime) {
-        try decoder.frameOnScreen(at: seconds, in: input, fileStart: input.startSeconds)
     }
 
     /// Writes a packed RGB picture as JPEG (`mjpeg`) or PNG (`png`).

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import ReelMedia
+@testable import ReelSupport
+
+/// Files whose whole length is one GOP (x265's and many cameras' 10 s keyframe interval at 4K):
+/// readers that want several moments decode on through it instead of going back to its one
+/// keyframe for each, and still get the very pictures a seek would give.
+@Suite struct LongGOPTests {
+    /// An 8 s clip coded as one GOP with B frames, the same stream in MPEG-TS (no index) and as
+    /// raw H.264 (no timestamps, no seeking), and each file's packet count.
+    static func oneGOPClips(in directory: URL) throws -> [(url: URL, packets: Int)] {
+        let mp4 = directory.appendingPathComponent("one-gop.mp4")
+        let ts = directory.appendingPathComponent("one-gop.ts")
+        let raw = directory.appendingPathComponent("one-gop.h264")
+        try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=8",
+                                             "-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", "1000",
+                                             "-keyint_min", "1000", "-sc_threshold", "0", mp4.path])
+        try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", mp4.path, "-c", "copy", ts.path])
+        try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", mp4.path, "-c", "copy",
+                                             "-bsf:v", "h264_mp4toannexb", "-f", "h264", raw.path])
+        return try [mp4, ts, raw].map { url in
+            let counted = try Fixtures.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_packets",
+                                                                "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", url.path])
+            // MPEG-TS prints an empty line for a program before the stream's.
+            let number = counted.split(whereSeparator: \.isNewline).compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.first
+            return (url, number ?? 0)
+        }
+    }
+
+    static func packetsRead(_ url: URL) -> Int { InputFile.packetsRead.withLock { $0[url.path] ?? 0 } }
+
+    /// Eight tiles used to decode from the keyframe eight times (4.5 times the file); now the
+    /// file is read about once, and each tile is the picture a seek to its time shows.
+    @Test func aContactSheetOfOneGOPReadsItOnceAndShowsWhatSeeksShow() throws {
+        let directory = try Fixtures.scratchDirectory()
+        for (url, packets) in try Self.oneGOPClips(in: directory) {
+            #expect(packets == 200, "\(url.lastPathComponent): \(packets) packets")
+            let source = try MediaInfo.probe(url)
+            let times = (0..<8).map { 0.3 + Double($0) * 0.97 }
+            let before = Self.packetsRead(url)
+            let sheet = directory.appendingPathComponent(url.lastPathComponent + ".png")
+            let written = try StillImageWriter.write(StillImagePlan(
+                source: source, outputPath: sheet.path, times: times, columns: 4, width: 80, rotation: 0, encoderName: "png"))
+            let read = Self.packetsRead(url) - before
+            #expect(read <= packets + packets / 10, "\(url.lastPathComponent): \(read) packets read for a file of \(packets)")
+            #expect(written.damaged == 0)
+
+            let index = try #require(source.primaryVideoStreamIndex)
+            let input = try InputFile.reopen(source, keeping: [index])
+            let decoder = try Decoder(input: input, streamIndex: index, threads: 1)
+            let together = try decoder.framesOnScreen(at: times.reversed(), in: input, fileStart: input.startSeconds).reversed()
+            for (time, (frame, shown)) in zip(times, together) {
+                let alone = try InputFile.reopen(source, keeping: [index])
+                let (single, singleShown) = try Decoder(input: alone, streamIndex: index, threads: 1)
+                    .frameOnScreen(at: time, in: alone, fileStart: alone.startSeconds)
+                #expect(shown == singleShown, "\(url.lastPathComponent) at \(time)")
+                let grid = try #require(LumaGrid(frame: frame.pointer, patch: 4))
+                let singleGrid = try #require(LumaGrid(frame: single.pointer, patch: 4))
+                #expect(grid.difference(to: singleGrid) == 0, "\(url.lastPathComponent) at \(time)")
+                #expect(written.times.contains(shown))
+            }
+        }
+    }
+
+    /// Content-aware tuning measures six moments; through one GOP it decodes on from one to
+    /// the next (it decoded from the keyframe six times, 3.5 times the file).
+    @Test func contentIsMeasuredInOnePassThroughOneGOP() throws {
+        let directory = try Fixtures.scratchDirectory()
+        for (url, packets) in try Self.oneGOPClips(in: directory) {
+            let source = try MediaInfo.probe(url)
+            let before = Self.packetsRead(url)
+            let profile = try ContentSampler.measure(
+                source: source, streamIndex: try #require(source.primaryVideoStreamIndex), start: 0, end: 8, shouldCancel: { false })
+            let read = Self.packetsRead(url) - before
+            #expect(profile.samples == 6, "\(profile)")
+            #expect(profile.motion > 0.001 && profile.detail > 0.001, "\(profile)")
+            #expect(read <= packets, "\(url.lastPathComponent): \(read) packets read for a file of \(packets)")
+        }
+    }
+}
