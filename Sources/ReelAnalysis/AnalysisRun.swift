@@ -35,8 +35,17 @@ struct AnalysisRun {
         // frame after the last decoded one.
         let lastFrame = changeTimes.last ?? frames[frames.count - 1].time
         let containerEnd = MediaTime(seconds: info.videoStart + info.duration, timescale: 1_000_000)
-        let end = info.duration > 0 && containerEnd > lastFrame
-            ? containerEnd : lastFrame + MediaTime(seconds: 1 / info.frameRate, timescale: lastFrame.timescale)
+        let afterLastFrame = lastFrame + MediaTime(seconds: 1 / info.frameRate, timescale: lastFrame.timescale)
+        var end = info.duration > 0 && containerEnd > lastFrame ? containerEnd : afterLastFrame
+        // A file cut short (an interrupted download or copy) keeps a header that promises all of
+        // it: where the picture's and the sound's data both stop well before that, so does the
+        // analysis (else highlights are picked where nothing can be decoded).
+        let soundEnd = audio.windows.last.map { info.videoStart + $0.start + AudioMeasurer.defaultWindowSeconds } ?? 0
+        let dataEnd = max(readout.videoDataEnd, soundEnd)
+        let cutShort = info.duration > 0 && readout.videoDataEnd > 0 && dataEnd < info.videoStart + info.duration - max(0.5, 0.03 * info.duration)
+        if cutShort {
+            end = max(MediaTime(seconds: dataEnd, timescale: 1_000_000), afterLastFrame)
+        }
 
         let detector = ShotDetector()
         let gaps = changeTimes.indices.map { index in
@@ -114,7 +123,7 @@ struct AnalysisRun {
             }
         }
         let analysis = VideoAnalysis(
-            duration: info.duration > 0 ? info.duration : (end - start).seconds, boundaries: boundaries, shots: shots, segments: segments,
+            duration: info.duration > 0 && !cutShort ? info.duration : (end - start).seconds, boundaries: boundaries, shots: shots, segments: segments,
             keyFrame: keyFrame, decodePasses: 1, refinedCuts: refined, sampledFrames: frames.count,
             faces: frames.compactMap { frame in frame.faces.map { FaceSample(time: frame.time, presence: $0) } },
             samples: zip(frames, signatures).map { SampleSignature(time: $0.time, signature: $1) },

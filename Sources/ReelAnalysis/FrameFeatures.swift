@@ -156,7 +156,10 @@ struct AudioMeasurer {
     private var previousStepEnergy: Double = 0
     private(set) var windows: [AudioFeatures] = []
 
-    init(sampleRate: Double, windowSeconds: Double = 0.1) {
+    /// Seconds per window unless told.
+    static let defaultWindowSeconds = 0.1
+
+    init(sampleRate: Double, windowSeconds: Double = defaultWindowSeconds) {
         self.sampleRate = sampleRate
         self.windowSeconds = windowSeconds
     }

@@ -52,6 +52,7 @@ struct CompressionAnalyticsBuilder {
             contentAdjustment: content,
             encoding: summary)
         analytics.mistimedFramesDropped = statistics.framesOutOfOrder
+        analytics.sourceCutShortAt = statistics.sourceDataEnd.map { max($0 - source.startTime, 0) }
         return analytics
     }
 }

@@ -111,6 +111,10 @@ public struct CompressionAnalytics: Sendable, Equatable, Codable {
     /// without re-timing overlap so), dropped as the ffmpeg CLI drops them. 0 for a source
     /// whose timestamps increase.
     public var mistimedFramesDropped = 0
+    /// Where the source's data ends (seconds from its start), when it ends well before the
+    /// duration its header gives: a file cut short by an interrupted download or copy. The
+    /// output holds what is there, as the ffmpeg CLI makes it. `nil` for a whole source.
+    public var sourceCutShortAt: Double?
     /// Source average frame rate.
     public var originalFrameRate: Double
     /// Output average frame rate (video frames / video track duration).

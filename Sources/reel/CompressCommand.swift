@@ -175,6 +175,11 @@ struct CompressCommand: ReelCommand {
                     Console.warning("\(outcome.file.input.display) is damaged: \(result.corruptPacketsSkipped) corrupt "
                         + "packets skipped, \(result.damagedFrames) damaged pictures concealed in \(outcome.file.outputDisplay)")
                 }
+                if let end = result.sourceCutShortAt {
+                    Console.warning("\(outcome.file.input.display) is cut short: its data ends at "
+                        + String(format: "%.2f s of the %.2f s", end, result.originalDuration)
+                        + " its header gives (an interrupted download or copy?); \(outcome.file.outputDisplay) holds what is there")
+                }
                 if result.mistimedFramesDropped > 0 {
                     Console.warning("\(outcome.file.input.display): \(result.mistimedFramesDropped) pictures timed before the "
                         + "picture shown before them were dropped (its timestamps go back, as where files were joined)")

@@ -104,6 +104,7 @@ enum ResultJSON {
             ("corruptPacketsSkipped", .init(result.corruptPacketsSkipped)),
             ("damagedFrames", .init(result.damagedFrames)),
             ("mistimedFramesDropped", .init(result.mistimedFramesDropped)),
+            ("sourceCutShortAt", .init(result.sourceCutShortAt)),
             ("keptRanges", ranges(result.keptRanges)),
             ("requestedRanges", ranges(result.requestedRanges)),
             ("original", .object([

@@ -88,6 +88,9 @@ enum ResultReport {
             rows.append(("damage", "\(result.corruptPacketsSkipped) corrupt source packets skipped, "
                 + "\(result.damagedFrames) damaged pictures concealed"))
         }
+        if let end = result.sourceCutShortAt {
+            rows.append(("cut short", String(format: "the source's data ends at %.2f s of %.2f s", end, result.originalDuration)))
+        }
         if result.mistimedFramesDropped > 0 {
             rows.append(("mistimed", "\(result.mistimedFramesDropped) source pictures timed before the picture "
                 + "shown before them, dropped"))

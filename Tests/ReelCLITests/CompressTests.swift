@@ -86,12 +86,13 @@ import Testing
         #expect(Set(result.keys) == [
             "compressionRatio", "processingTime", "planningTime", "encodingTime", "videoCodec", "original", "compressed",
             "encoding", "contentAdjustment", "droppedTracks", "keptRanges", "requestedRanges", "streamCopied",
-            "corruptPacketsSkipped", "damagedFrames", "mistimedFramesDropped", "targetSize", "targetQuality", "cameraPath",
+            "corruptPacketsSkipped", "damagedFrames", "mistimedFramesDropped", "sourceCutShortAt", "targetSize", "targetQuality", "cameraPath",
             "loudness",
         ])
         #expect(result["loudness"] is NSNull, "compress keeps the source's loudness unless asked")
         #expect(result["corruptPacketsSkipped"] as? Int == 0)
         #expect(result["mistimedFramesDropped"] as? Int == 0)
+        #expect(result["sourceCutShortAt"] is NSNull, "a whole source")
         #expect(result["damagedFrames"] as? Int == 0)
         let original = try #require(result["original"] as? [String: Any])
         #expect(Set(original.keys) == [

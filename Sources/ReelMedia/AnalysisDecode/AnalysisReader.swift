@@ -35,6 +35,8 @@ package struct AnalysisReadout<Sink: AnalysisPictureSink> {
     package var videoStream: ProbedStream
     /// Whether skipping B frames proved exact for this stream (a later decode may skip them too).
     package var skipsBFramesExactly: Bool
+    /// Where the video's data ends: the latest end of a packet read (seconds, file clock).
+    package var videoDataEnd = 0.0
 }
 
 /// One decode pass for analysis: cheap video decoding (no loop filter, B frames skipped),
@@ -193,6 +195,7 @@ package enum AnalysisReader {
                 changes.changes[0] = first.difference(to: previous)
             }
             readout.frameTimes += changes.times
+            readout.videoDataEnd = max(readout.videoDataEnd, changes.packetEnd)
             readout.frameChanges += changes.changes
             previousGrid = changes.lastGrid ?? previousGrid
         }

@@ -57,6 +57,8 @@ struct ChunkChanges: Sendable {
     var sampledPictures = 0
     /// Whether some frames had no timestamp and were timed by counting.
     var hasUntimedFrames = false
+    /// The latest end (time plus duration, seconds on the file's clock) of a packet read.
+    var packetEnd = 0.0
 
     /// Whether the chunk's decode saw enough intact frames for analysis: a picture in at least
     /// 80% of the sampling slots, and no frame damaged by a skipped reference.
@@ -179,6 +181,9 @@ final class AnalysisVideoWorker {
             defer { packet.unreference() }
             if shouldStop() { throw .cancelled }
             guard packet.streamIndex == videoIndex else { continue }
+            if let pts = packet.presentationTimestamp {
+                result.packetEnd = max(result.packetEnd, decoder.time(ofTimestamp: pts + max(packet.duration, 0)).seconds)
+            }
             if let seekTarget, !checkedStart {
                 checkedStart = true
                 guard packet.isKeyframe, packet.presentationTimestamp == seekTarget else {

@@ -84,7 +84,10 @@ final class Decoder {
     /// behind packed B frames (Megamind.avi's 270 pictures would span 1/24 s to 11.303 s).
     private var presentationTiming: PacketPipe?
 
-        /// Packets the decoder rejected as corrupt; each is skipped and decoding goes on.
+    /// Decode errors in a row after which the decoder is taken as failing, not the data.
+    static let rejectionsInARow = 64
+
+    /// Packets the decoder rejected as corrupt; each is skipped and decoding goes on.
     private(set) var corruptPackets = 0
     /// Decoded frames the decoder flagged as damaged (concealed errors, missing references).
     private(set) var damagedFrames = 0
@@ -137,7 +140,18 @@ final class Decoder {
     private func receiveFrames(
         into frame: Frame, _ body: (Frame) throws(MediaFailure) -> Bool
     ) throws(MediaFailure) -> Bool {
-        while try codecStep(avcodec_receive_frame(codecContext, frame.pointer), .decode, "avcodec_receive_frame") == .produced {
+        var rejectedInARow = 0
+        while true {
+            let received = avcodec_receive_frame(codecContext, frame.pointer)
+            if received == reel_averror_invaliddata(), rejectedInARow < Self.rejectionsInARow {
+                // With frame threads a packet's decode error comes out here, a call or more
+                // later than its sending: the packet is skipped like one rejected when sent.
+                corruptPackets += 1
+                rejectedInARow += 1
+                continue
+            }
+            guard try codecStep(received, .decode, "avcodec_receive_frame") == .produced else { break }
+            rejectedInARow = 0
             defer { frame.unreference() }
             if frame.isDamaged { damagedFrames += 1 }
             if timesUntimedFrames {

@@ -62,6 +62,12 @@ final class InputFile {
     func read(into packet: Packet) throws(MediaFailure) -> Bool {
         let result = av_read_frame(context, packet.pointer)
         if result == reel_averror_eof() { return false }
+        if result < 0, packetCount > 0, let io = context.pointee.pb, avio_feof(io) != 0 {
+            // The data stops inside a packet the index promises (an MP4 whose download or copy
+            // was interrupted): its end, as the ffmpeg CLI takes it.
+            endedInsidePacket = true
+            return false
+        }
         try check(result, .demux, "av_read_frame")
         packetCount += 1
         if allowsDiscontinuities, let stream = stream(packet.streamIndex) {
@@ -69,6 +75,9 @@ final class InputFile {
         }
         return true
     }
+
+    /// Whether reading stopped because the file's data ended inside a packet its index promises.
+    private(set) var endedInsidePacket = false
 
     /// Whether reading since the last seek closed a timestamp jump.
     var hasJoinedTimestampJumps: Bool { discontinuity.hasJoinedJumps }

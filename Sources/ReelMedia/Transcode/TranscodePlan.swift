@@ -260,6 +260,9 @@ package struct TranscodeStatistics: Sendable, Equatable {
     package var damagedFrames = 0
     /// Decoded pictures timed at or before the picture before them (dropped).
     package var framesOutOfOrder = 0
+    /// Where the source's data ends (seconds on the file's clock), when reading reached it well
+    /// before the end its header gives: a file cut short. `nil` when whole.
+    package var sourceDataEnd: Double?
     package var encodedWidth = 0
     package var encodedHeight = 0
 

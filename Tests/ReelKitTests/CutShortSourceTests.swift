@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import ReelAnalysis
+@testable import ReelKit
+@testable import ReelMedia
+
+/// A file whose download or copy was interrupted keeps a header that promises all of it. Reel
+/// compresses what is there (as the ffmpeg CLI does), says where the data ends, and analyzes
+/// only that.
+@Suite struct CutShortSourceTests {
+    /// An 8 s clip with sound, its index at the front (as web downloads have it), in MP4 and
+    /// Matroska, each cut to its first half.
+    static func cutShortClips(in directory: URL) throws -> [(whole: URL, cut: URL)] {
+        try ["mp4", "mkv"].map { container in
+            let whole = directory.appendingPathComponent("whole.\(container)")
+            let cut = directory.appendingPathComponent("cut.\(container)")
+            try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=8",
+                                                 "-f", "lavfi", "-i", "sine=frequency=440:duration=8",
+                                                 "-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-c:a", "aac"]
+                                + (container == "mp4" ? ["-movflags", "+faststart"] : []) + [whole.path])
+            let bytes = try Data(contentsOf: whole)
+            try bytes.prefix(bytes.count / 2).write(to: cut)
+            return (whole, cut)
+        }
+    }
+
+    @Test func aCutShortSourceIsCompressedToWhereItsDataEnds() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        for (whole, cut) in try Self.cutShortClips(in: directory) {
+            #expect(try MediaInfo.probe(cut).duration > 7.5, "the header still promises 8 s")
+            var config = Harness.fastConfig(in: directory)
+            config.outputURL = directory.appendingPathComponent("out-\(cut.pathExtension).mp4")
+            let result = try await VideoCompressor().compressVideo(cut, config: config)
+            let end = try #require(result.analytics.sourceCutShortAt, "\(cut.lastPathComponent)")
+            #expect(end > 1.5 && end < 6, "\(cut.lastPathComponent): data ends at \(end) s")
+            let output = try MediaInfo.probe(result.url)
+            #expect(abs(output.duration - end) < 0.3, "\(cut.lastPathComponent): \(output.duration) s written, data to \(end) s")
+            #expect(try #require(output.primaryVideo?.frameCount) >= Int64(end * 25) - 2)
+
+            config.outputURL = directory.appendingPathComponent("whole-\(whole.pathExtension).mp4")
+            let intact = try await VideoCompressor().compressVideo(whole, config: config)
+            #expect(intact.analytics.sourceCutShortAt == nil, "\(whole.lastPathComponent)")
+
+            let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: cut))
+            #expect(abs(analysis.duration - end) < 0.3, "\(cut.lastPathComponent): analysed \(analysis.duration) s")
+            #expect(analysis.segments.allSatisfy { $0.timeRange.end.seconds <= end + 0.3 })
+            let wholeAnalysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: whole))
+            #expect(abs(wholeAnalysis.duration - 8) < 0.1)
+        }
+    }
+}
