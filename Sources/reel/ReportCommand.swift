@@ -118,30 +118,29 @@ enum ReportWriter {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reel-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        var counter = 0
-        func picture(at time: MediaTime, width: Int, caption: String) async throws -> ReportPage.Picture {
-            counter += 1
-            let file = scratch.appendingPathComponent("\(counter).jpg")
+        // Every picture is asked for first and decoded in one pass (pictures of one GOP cost
+        // one decode of it), then each goes where the page shows it.
+        var requests: [ThumbnailRequest] = []
+        var captions: [String] = []
+        func ask(at time: MediaTime, width: Int, caption: String) -> Int {
             let clamped = min(max(time.seconds, 0), max(source.duration - 0.001, 0))
-            let result = try await Thumbnailer().thumbnail(
-                of: input, at: MediaTime(seconds: clamped, timescale: 1_000_000), width: width, to: file)
-            return ReportPage.Picture(jpeg: try Data(contentsOf: file), time: result.times.first?.seconds ?? clamped, caption: caption)
+            requests.append(ThumbnailRequest(time: MediaTime(seconds: clamped, timescale: 1_000_000), width: width,
+                                             output: scratch.appendingPathComponent("\(requests.count + 1).jpg")))
+            captions.append(caption)
+            return requests.count - 1
         }
-        var keyFrame: ReportPage.Picture?
-        if let key = analysis.keyFrame {
-            keyFrame = try await picture(at: key, width: 640, caption: "key frame at \(Formatting.seconds(key.seconds))")
+        let keyFrameIndex = analysis.keyFrame.map { key in
+            ask(at: key, width: 640, caption: "key frame at \(Formatting.seconds(key.seconds))")
         }
-        var highlightPictures: [ReportPage.Picture] = []
-        for (index, range) in highlights.enumerated() {
+        let highlightIndices = highlights.enumerated().map { index, range in
             let caption = String(format: "highlight %d: %@-%@, level %.1f", index + 1, Formatting.clock(range.start.seconds),
                                  Formatting.clock(range.end.seconds), AnalysisExport.level(of: range, in: analysis))
-            highlightPictures.append(try await picture(at: analysis.posterTime(in: range), width: 240, caption: caption))
+            return ask(at: analysis.posterTime(in: range), width: 240, caption: caption)
         }
         let shots = analysis.shots
         let chosen = shots.count <= maximumShotPictures ? Array(shots.indices)
             : (0..<maximumShotPictures).map { $0 * shots.count / maximumShotPictures }
-        var shotPictures: [ReportPage.Picture] = []
-        for index in chosen {
+        let shotIndices = chosen.map { index in
             let range = shots[index]
             // Levels with one decimal (5.6 is under the highlight level 6, not "level 6"); a shot
             // is marked by the highlight it belongs to, not by its rounded level.
@@ -149,8 +148,16 @@ enum ReportWriter {
             let caption = String(format: "shot %d: %@-%@, level %.1f", index + 1, Formatting.clock(range.start.seconds),
                                  Formatting.clock(range.end.seconds), AnalysisExport.level(of: range, in: analysis))
                 + (highlight.map { ", in highlight \($0 + 1)" } ?? "")
-            shotPictures.append(try await picture(at: analysis.posterTime(in: range), width: 240, caption: caption))
+            return ask(at: analysis.posterTime(in: range), width: 240, caption: caption)
         }
+        let written = try await Thumbnailer().thumbnails(of: input, requests)
+        func picture(_ index: Int) throws -> ReportPage.Picture {
+            ReportPage.Picture(jpeg: try Data(contentsOf: written[index].url),
+                               time: written[index].times.first?.seconds ?? requests[index].time.seconds, caption: captions[index])
+        }
+        let keyFrame = try keyFrameIndex.map(picture)
+        let highlightPictures = try highlightIndices.map(picture)
+        let shotPictures = try shotIndices.map(picture)
         let page = ReportPage(title: title, source: source, analysis: analysis, highlights: highlights, keyFrame: keyFrame,
                               shotPictures: shotPictures, highlightPictures: highlightPictures, people: people,
                               compression: compression)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
 
@@ -76,6 +77,34 @@ import Testing
             #expect(profile.samples == 6, "\(profile)")
             #expect(profile.motion > 0.001 && profile.detail > 0.001, "\(profile)")
             #expect(read <= packets, "\(url.lastPathComponent): \(read) packets read for a file of \(packets)")
+        }
+    }
+
+    /// A shot list's or a report's pictures are decoded in one pass too, and each image is
+    /// the one a thumbnail of its own time gives, byte for byte.
+    @Test func severalThumbnailsOfOneGOPReadItOnce() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        for (url, packets) in try Self.oneGOPClips(in: directory) where url.pathExtension != "h264" {
+            let times = [6.5, 1.2, 3.3, 7.7].map { MediaTime(seconds: $0, timescale: 1000) }
+            let requests = times.enumerated().map { index, time in
+                ThumbnailRequest(time: time, width: index == 0 ? 160 : 96,
+                                 output: directory.appendingPathComponent("\(url.pathExtension)-\(index).jpg"))
+            }
+            let before = Self.packetsRead(url)
+            let results = try await Thumbnailer().thumbnails(of: url, requests)
+            let read = Self.packetsRead(url) - before
+            // MPEG-TS has no index: a seek there is tried, and these times are too far apart
+            // for the first ones to be reached by going on.
+            if url.pathExtension == "mp4" {
+                #expect(read <= packets + packets / 10, "\(url.lastPathComponent): \(read) packets read for a file of \(packets)")
+            }
+            #expect(results.map(\.url) == requests.map(\.output))
+            for (index, request) in requests.enumerated() {
+                let alone = directory.appendingPathComponent("\(url.pathExtension)-alone-\(index).jpg")
+                let single = try await Thumbnailer().thumbnail(of: url, at: request.time, width: request.width, to: alone)
+                #expect(single.times == results[index].times && single.width == results[index].width)
+                #expect(try Data(contentsOf: alone) == Data(contentsOf: request.output), "\(url.lastPathComponent) at \(request.time.seconds)")
+            }
         }
     }
 }

@@ -59,6 +59,22 @@ public final class Thumbnailer: Sendable {
         return result
     }
 
+    /// Writes one image per request (the frame on screen at its time, at its width, to its
+    /// output), from the primary video. The pictures are decoded in one pass in time order, so
+    /// several from one GOP cost one decode of it (a report's or a shot list's pictures); all
+    /// are written before any is renamed into place, so a failure leaves none.
+    public func thumbnails(of source: URL, _ requests: [ThumbnailRequest]) async throws(ReelError) -> [ThumbnailResult] {
+        for request in requests { try OutputLocation.check(for: source, finalURL: request.output) }
+        let info = try await Self.probe(source)
+        // The writer seeks on the file's clock.
+        var images: [StillRequest] = []
+        for request in requests {
+            let seconds = try await frameTime(request.time, of: source, info: info, given: nil, reporter: ProgressReporter(nil))
+            images.append(StillRequest(times: [seconds + info.startTime], columns: nil, width: request.width, output: request.output))
+        }
+        return try await writeEach(source: source, info: info, images: images)
+    }
+
     /// `time` checked to lie inside the video, or the key frame's time when nil (analysing in
     /// the first 90% of `reporter`), in seconds on the API's timeline (zero = the file's start).
     private func frameTime(_ time: MediaTime?, of source: URL, info: MediaInfo, given: VideoAnalysis?,
@@ -153,18 +169,19 @@ public final class Thumbnailer: Sendable {
             throw .invalidOutputPath(directory, reason: "cannot create the directory: \(error.localizedDescription)")
         }
         let base = source.deletingPathExtension().lastPathComponent
-        var results: [ThumbnailResult] = []
+        var images: [StillRequest] = []
         for (index, shot) in analysis.shots.enumerated() {
-            if Task.isCancelled { throw .cancelled }
             let output = directory.appendingPathComponent(
                 String(format: "%@-shot-%03d-%.2fs.%@", base, index + 1, shot.start.seconds, format))
             if !overwriting && FileManager.default.fileExists(atPath: output.path) {
                 throw .invalidOutputPath(output, reason: "it already exists")
             }
             let time = info.startTime + analysis.bestPicture(in: shot).seconds
-            results.append(try await write(source: source, info: info, times: [time], columns: nil, width: width, output: output))
-            reporter.report(0.8 + 0.2 * Double(index + 1) / Double(analysis.shots.count))
+            images.append(StillRequest(times: [time], columns: nil, width: width, output: output))
         }
+        if Task.isCancelled { throw .cancelled }
+        // One decode pass for all of them: shots of one GOP cost one decode of it.
+        let results = try await writeEach(source: source, info: info, images: images)
         reporter.finish()
         return results
     }
@@ -191,36 +208,69 @@ public final class Thumbnailer: Sendable {
 
     private func write(source: URL, info: MediaInfo, times: [Double], columns: Int?, width: Int?,
                        output: URL, stream: Int? = nil) async throws(ReelError) -> ThumbnailResult {
-        if let width, width < 16 { throw .invalidConfiguration("width must be at least 16 pixels") }
-        let encoder: String
-        switch output.pathExtension.lowercased() {
-        case "jpg", "jpeg": encoder = "mjpeg"
-        case "png": encoder = "png"
-        default: throw .invalidOutputPath(output, reason: "use a .jpg, .jpeg or .png name")
+        let image = StillRequest(times: times, columns: columns, width: width, output: output)
+        guard let result = try await writeEach(source: source, info: info, images: [image], stream: stream).first else {
+            throw .invalidConfiguration("no picture was asked for")
         }
-        let location = try OutputLocation.resolve(for: source, finalURL: output)
-        let plan = StillImagePlan(
-            source: info, outputPath: location.temporaryURL.path, times: times, columns: columns, width: width,
-            rotation: (stream.flatMap { index in info.streams.first { $0.index == index } } ?? info.primaryVideo)?.video?.rotation ?? 0,
-            encoderName: encoder, streamIndex: stream)
-        let flag = CancellationFlag()
-        let written: (times: [MediaTime], width: Int, height: Int, damaged: Int)
+        return result
+    }
+
+    /// What one image of `writeEach` shows.
+    struct StillRequest {
+        var times: [Double]
+        var columns: Int?
+        var width: Int?
+        var output: URL
+    }
+
+    /// Writes every image of `images`, decoding their pictures in one pass in time order (see
+    /// `StillImageWriter.writeEach`); each goes to a temporary file and is renamed into place
+    /// once all are written, so a failure or cancel leaves none.
+    private func writeEach(source: URL, info: MediaInfo, images: [StillRequest],
+                           stream: Int? = nil) async throws(ReelError) -> [ThumbnailResult] {
+        let rotation = (stream.flatMap { index in info.streams.first { $0.index == index } } ?? info.primaryVideo)?.video?.rotation ?? 0
+        var locations: [OutputLocation] = []
+        var plans: [StillImagePlan] = []
         do throws(ReelError) {
-            written = try await BlockingWork.run(flag: flag) { () throws(ReelError) in
-                try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in try StillImageWriter.write(plan) }
+            for image in images {
+                if let width = image.width, width < 16 { throw .invalidConfiguration("width must be at least 16 pixels") }
+                let encoder: String
+                switch image.output.pathExtension.lowercased() {
+                case "jpg", "jpeg": encoder = "mjpeg"
+                case "png": encoder = "png"
+                default: throw .invalidOutputPath(image.output, reason: "use a .jpg, .jpeg or .png name")
+                }
+                let location = try OutputLocation.resolve(for: source, finalURL: image.output)
+                locations.append(location)
+                plans.append(StillImagePlan(
+                    source: info, outputPath: location.temporaryURL.path, times: image.times, columns: image.columns,
+                    width: image.width, rotation: rotation, encoderName: encoder, streamIndex: stream))
             }
-            try location.commit()
         } catch {
-            location.discard()
-            throw location.naming(error)
+            for location in locations { location.discard() }
+            throw error
+        }
+        let flag = CancellationFlag()
+        let written: [(times: [MediaTime], width: Int, height: Int, damaged: Int)]
+        let firstOutput = locations.first?.temporaryURL ?? source
+        do throws(ReelError) {
+            written = try await BlockingWork.run(flag: flag) { [plans] () throws(ReelError) in
+                try translatingFailures(source: source, output: firstOutput) { () throws(MediaFailure) in try StillImageWriter.writeEach(plans) { flag.isRaised } }
+            }
+            for location in locations { try location.commit() }
+        } catch {
+            for location in locations { location.discard() }
+            throw locations.first.map { $0.naming(error) } ?? error
         }
         // Reported on the API's timeline: zero is the file's start. A file that starts at zero
         // keeps its frames' exact times (a zero in microseconds would round a 2997 clock).
         let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)
-        let times = info.startTime == 0 ? written.times : written.times.map { $0 - origin }
-        var result = ThumbnailResult(url: output, times: times, width: written.width, height: written.height)
-        result.damagedPictures = written.damaged
-        return result
+        return zip(images, written).map { image, written in
+            let times = info.startTime == 0 ? written.times : written.times.map { $0 - origin }
+            var result = ThumbnailResult(url: image.output, times: times, width: written.width, height: written.height)
+            result.damagedPictures = written.damaged
+            return result
+        }
     }
 }
 
@@ -229,5 +279,22 @@ enum HighlightRequestRanges {
     static func best(_ analysis: VideoAnalysis, count: Int) -> [TimeRange] {
         let ranges = HighlightSelector.highlights(analysis, minimumLevel: nil)
         return Array(ranges.sorted { analysis.peakLevel(in: $0) > analysis.peakLevel(in: $1) }.prefix(count))
+    }
+}
+
+/// One image `Thumbnailer.thumbnails(of:_:)` writes.
+public struct ThumbnailRequest: Sendable {
+    /// The time of the picture on the video's timeline (zero is the file's start).
+    public var time: MediaTime
+    /// Image width in pixels; `nil` keeps the picture's own.
+    public var width: Int?
+    /// The image file (`.jpg`, `.jpeg` or `.png`).
+    public var output: URL
+
+    /// A request for the picture at `time`.
+    public init(time: MediaTime, width: Int? = nil, output: URL) {
+        self.time = time
+        self.width = width
+        self.output = output
     }
 }

@@ -55,7 +55,10 @@ extension Decoder {
             }
             // A damaged picture (decoding began on a keyframe it cannot start from) also means
             // starting earlier.
-            if let best, (best.1.seconds <= seconds + 1e-6 && !damaged) || seekPoint <= fileStart { return best }
+            if let best, (best.1.seconds <= seconds + 1e-6 && !damaged) || seekPoint <= fileStart {
+                lastSeekLead = seconds - seekPoint
+                return best
+            }
             if best == nil && seekPoint <= fileStart { throw .failed(.decode, "decode", "no frame at \(seconds) s") }
             backoff = backoff == 0 ? 1 : backoff * 2
         }
@@ -73,26 +76,40 @@ extension Decoder {
         setSkipFrames(time(ofTimestamp: pts).seconds < seconds - Self.unseenFrameMargin ? AVDISCARD_NONREF : AVDISCARD_DEFAULT)
     }
 
-    /// The frames on screen at each of `times` (as `frameOnScreen`), in the order asked. Times
-    /// are visited in increasing order, and one the decode reaches more cheaply by going on
-    /// (`InputFile.decodeGoesOn`) is not sought: a contact sheet of a file with one long GOP
-    /// (a 4K HEVC clip of one ten-second GOP) or of a raw stream decodes it once, not once per
-    /// tile.
+    /// The frames on screen at each of `times` (as `frameOnScreen`), in the order asked (see
+    /// `visitFramesOnScreen`, which this collects).
     func framesOnScreen(at times: [Double], in input: InputFile, fileStart: Double) throws(MediaFailure) -> [(Frame, MediaTime)] {
         var found = [(Frame, MediaTime)?](repeating: nil, count: times.count)
+        try visitFramesOnScreen(at: times, in: input, fileStart: fileStart) { index, frame, time in found[index] = (frame, time) }
+        return try found.map { entry throws(MediaFailure) in
+            guard let entry else { throw .failed(.decode, "decode", "no frame found") }
+            return entry
+        }
+    }
+
+    /// Hands `body` the frame on screen at each of `times` (as `frameOnScreen`) with the index
+    /// of its time, visiting the times in increasing order. One the decode reaches more cheaply
+    /// by going on (`InputFile.decodeGoesOn`) is not sought: a contact sheet of a file with one
+    /// long GOP (a 4K HEVC clip of one ten-second GOP) or of a raw stream decodes it once, not
+    /// once per tile. Only the frames around the current time are held.
+    func visitFramesOnScreen(
+        at times: [Double], in input: InputFile, fileStart: Double, _ body: (Int, Frame, MediaTime) throws(MediaFailure) -> Void
+    ) throws(MediaFailure) {
         // The last frame decoded at or before the previous time, and the first after it.
         var onScreen: (Frame, MediaTime)?
         var next: (Frame, MediaTime)?
         for index in times.indices.sorted(by: { times[$0] < times[$1] }) {
             let seconds = times[index]
-            if let current = onScreen, input.decodeGoesOn(stream: streamIndex, from: current.1.seconds, to: seconds) {
+            // Without an index, a seek that had to start far back says keyframes are far apart.
+            if let current = onScreen,
+               input.decodeGoesOn(stream: streamIndex, from: current.1.seconds, to: seconds, reachWithoutIndex: lastSeekLead) {
                 var best = current
                 // Errors logged before (decoding up to the previous picture) were judged then.
                 let earlierErrors = loggedErrors
                 var clean = true
                 if let waiting = next {
                     if waiting.1.seconds > seconds + 1e-6 {
-                        found[index] = (try best.0.reference(), best.1)
+                        try body(index, try best.0.reference(), best.1)
                         continue
                     }
                     best = waiting
@@ -111,22 +128,17 @@ extension Decoder {
                     return true
                 }
                 if clean && !best.0.isDamaged {
-                    found[index] = (try best.0.reference(), best.1)
-                    onScreen = best
+                    try body(index, try best.0.reference(), best.1)
                     // At the stream's end the decoder was drained: it cannot go on.
-                    if ended { onScreen = nil }
+                    onScreen = ended ? nil : best
                     continue
                 }
             }
             // Seek: the first time, a keyframe not yet passed, no index, or damage on the way.
             let picked = try frameOnScreen(at: seconds, in: input, fileStart: fileStart)
-            found[index] = (try picked.0.reference(), picked.1)
+            try body(index, try picked.0.reference(), picked.1)
             onScreen = picked
             next = nil
-        }
-        return try found.map { entry throws(MediaFailure) in
-            guard let entry else { throw .failed(.decode, "decode", "no frame found") }
-            return entry
         }
     }
 

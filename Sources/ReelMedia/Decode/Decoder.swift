@@ -84,6 +84,10 @@ final class Decoder {
     /// behind packed B frames (Megamind.avi's 270 pictures would span 1/24 s to 11.303 s).
     private var presentationTiming: PacketPipe?
 
+    /// How far before its time the last `frameOnScreen` had to start decoding (its seeks land
+    /// too late, or on pictures that cannot be decoded, in files without an index).
+    var lastSeekLead = 0.0
+
     /// Decode errors in a row after which the decoder is taken as failing, not the data.
     static let rejectionsInARow = 64
 

@@ -152,12 +152,13 @@ final class InputFile {
     /// Whether a decode of stream `index` that has handed over the picture at `reached` gets to
     /// `seconds` more cheaply by going on than by seeking: the index puts the keyframe a seek
     /// would land on at or before `reached`; without an index, `seconds` is near; a stream that
-    /// cannot seek at all would be read again from its start.
-    func decodeGoesOn(stream index: Int, from reached: Double, to seconds: Double) -> Bool {
+    /// cannot seek at all would be read again from its start. `reachWithoutIndex` widens
+    /// "near" (a previous seek had to start that far back).
+    func decodeGoesOn(stream index: Int, from reached: Double, to seconds: Double, reachWithoutIndex: Double = 0) -> Bool {
         guard reached <= seconds + 1e-6 else { return false }
         guard seeksByTime else { return true }
         if let keyframe = indexedKeyframe(stream: index, atOrBefore: seconds) { return keyframe <= reached }
-        return seconds - reached <= Self.reachWithoutIndex
+        return seconds - reached <= max(Self.reachWithoutIndex, reachWithoutIndex)
     }
 
     /// Makes the demuxer skip every stream but `kept`, so their packets are never read.

@@ -49,12 +49,45 @@ package enum StillImageWriter {
     /// many of its pictures the decoder could only conceal (damaged even when decoded from the
     /// file's start).
     package static func write(_ plan: StillImagePlan) throws(MediaFailure) -> (times: [MediaTime], width: Int, height: Int, damaged: Int) {
-        guard let index = plan.streamIndex ?? plan.source.primaryVideoStreamIndex else { throw .noVideoStream }
-        let input = try InputFile.reopen(plan.source, keeping: [index])
+        guard let written = try writeEach([plan]).first else { throw .failed(.decode, "decode", "no frame requested") }
+        return written
+    }
+
+    /// Writes several images of one source and stream (one per shot, say), decoding the frames
+    /// of all of them in one pass in time order, so images from one GOP cost one decode of it;
+    /// each image is made as soon as its frames are in. Returns what `write(_:)` returns, for
+    /// each plan in order. `shouldCancel` is asked between pictures.
+    package static func writeEach(
+        _ plans: [StillImagePlan], shouldCancel: () -> Bool = { false }
+    ) throws(MediaFailure) -> [(times: [MediaTime], width: Int, height: Int, damaged: Int)] {
+        guard let model = plans.first else { return [] }
+        guard let index = model.streamIndex ?? model.source.primaryVideoStreamIndex else { throw .noVideoStream }
+        let input = try InputFile.reopen(model.source, keeping: [index])
         // One thread: a still decodes a few frames from a keyframe, where frame threads only add
         // latency, and FFmpeg flags concealed pictures reliably only without them.
         let decoder = try Decoder(input: input, streamIndex: index, threads: 1)
-        let frames = try decoder.framesOnScreen(at: plan.times, in: input, fileStart: input.startSeconds)
+        let owners = plans.indices.flatMap { plan in plans[plan].times.indices.map { (plan: plan, slot: $0) } }
+        var pending = plans.map { [(Frame, MediaTime)?](repeating: nil, count: $0.times.count) }
+        var results = [(times: [MediaTime], width: Int, height: Int, damaged: Int)?](repeating: nil, count: plans.count)
+        try decoder.visitFramesOnScreen(at: plans.flatMap(\.times), in: input, fileStart: input.startSeconds) { position, frame, time throws(MediaFailure) in
+            if shouldCancel() { throw .cancelled }
+            let owner = owners[position]
+            pending[owner.plan][owner.slot] = (frame, time)
+            let frames = pending[owner.plan].compactMap { $0 }
+            guard frames.count == plans[owner.plan].times.count else { return }
+            pending[owner.plan] = []
+            results[owner.plan] = try render(frames, plan: plans[owner.plan], streamIndex: index)
+        }
+        return try results.map { result throws(MediaFailure) in
+            guard let result else { throw .failed(.decode, "decode", "no frame requested") }
+            return result
+        }
+    }
+
+    /// Lays `frames` out as `plan` asks (upright, scaled, tiled for a sheet) and writes them.
+    private static func render(
+        _ frames: [(Frame, MediaTime)], plan: StillImagePlan, streamIndex index: Int
+    ) throws(MediaFailure) -> (times: [MediaTime], width: Int, height: Int, damaged: Int) {
         guard let first = frames.first?.0 else { throw .failed(.decode, "decode", "no frame requested") }
         let damaged = frames.filter { $0.0.isDamaged }.count
         var chain: [String] = []
