@@ -79,6 +79,18 @@ extension FaceGroupAnalyzer {
         do throws(ReelError) {
             try await BlockingWork.run(flag: CancellationFlag()) { () throws(ReelError) in
                 var pictures: [String: RGBPicture] = [:]
+                // The faces of one video are read in one pass: faces of one GOP cost one decode of it.
+                let timed = Dictionary(grouping: rows.joined().filter { $0.time != nil }, by: \.assetID)
+                for (asset, faces) in timed {
+                    guard let path = paths[asset] else { continue }
+                    let url = URL(fileURLWithPath: path)
+                    let times = Array(Set(faces.compactMap { $0.time?.seconds })).sorted()
+                    let info = try MediaInfo.probe(url, measuringBitRates: false)
+                    let read = try translatingFailures(source: url, output: url) { () throws(MediaFailure) in
+                        try PictureReader.frames(of: info, at: times, maximumSide: detectionSize)
+                    }
+                    for (time, picture) in zip(times, read) { pictures[asset.rawValue + "@" + "\(time)"] = picture }
+                }
                 let sheet = try FaceSheet.render(rows: rows, tile: size) { face throws(ReelError) in
                     let key = face.assetID.rawValue + "@" + (face.time.map { "\($0.seconds)" } ?? "")
                     if let cached = pictures[key] { return cached }

@@ -107,4 +107,21 @@ import Testing
             }
         }
     }
+
+    /// Pictures in memory (the face sheet's, the analysis's looks at posters) are read the
+    /// same way: once through a GOP, each the picture a read of its own time gives.
+    @Test func picturesInMemoryOfOneGOPReadItOnce() throws {
+        let directory = try Fixtures.scratchDirectory()
+        for (url, packets) in try Self.oneGOPClips(in: directory) where url.pathExtension == "mp4" {
+            let source = try MediaInfo.probe(url)
+            let times = [5.1, 0.4, 7.9, 2.2, 5.1]
+            let before = Self.packetsRead(url)
+            let pictures = try PictureReader.frames(of: source, at: times, maximumSide: 160)
+            #expect(Self.packetsRead(url) - before <= packets)
+            for (time, picture) in zip(times, pictures) {
+                let alone = try PictureReader.frame(of: source, at: time, maximumSide: 160)
+                #expect(alone.pixels == picture.pixels && alone.time == picture.time, "at \(time)")
+            }
+        }
+    }
 }

@@ -52,20 +52,34 @@ package enum PictureReader {
     /// display rotation unless `upright` is false; from video stream `stream` when given.
     package static func frame(of source: MediaInfo, at seconds: Double, maximumSide: Int?,
                               upright: Bool = true, stream: Int? = nil) throws(MediaFailure) -> RGBPicture {
+        guard let picture = try frames(of: source, at: [seconds], maximumSide: maximumSide, upright: upright, stream: stream).first
+        else { throw .failed(.decode, "decode", "no picture could be decoded") }
+        return picture
+    }
+
+    /// `frame(of:at:...)` at each of `times`, in the order asked, decoded in one pass in time
+    /// order (`Decoder.visitFramesOnScreen`): pictures of one GOP cost one decode of it.
+    package static func frames(of source: MediaInfo, at times: [Double], maximumSide: Int?,
+                               upright: Bool = true, stream: Int? = nil) throws(MediaFailure) -> [RGBPicture] {
         guard let index = stream ?? source.primaryVideoStreamIndex else { throw .noVideoStream }
         let input = try InputFile.reopen(source, keeping: [index])
         // One thread: a concealed picture is only known by the error it logs (`frameOnScreen`).
         let decoder = try Decoder(input: input, streamIndex: index, threads: 1)
         // Times are on the API's timeline, whose zero is the file's start.
         let start = source.startTime
-        let target = start + seconds
-        let (frame, time) = try decoder.frameOnScreen(at: target, in: input, fileStart: start)
         let rotation = source.streams.first { $0.index == index }?.video?.rotation ?? 0
         let converter = PictureConverter(rotation: upright ? rotation : 0, maximumSide: maximumSide)
-        // A file that starts at zero keeps the frame's exact time: subtracting a zero in
-        // microseconds would round a 1001/30000 clock to microseconds.
-        let onTimeline = start == 0 ? time : time - MediaTime(seconds: start, timescale: 1_000_000)
-        return try converter.convert(frame, timeBase: decoder.timeBase, time: onTimeline)
+        var pictures = [RGBPicture?](repeating: nil, count: times.count)
+        try decoder.visitFramesOnScreen(at: times.map { start + $0 }, in: input, fileStart: start) { position, frame, time throws(MediaFailure) in
+            // A file that starts at zero keeps the frame's exact time: subtracting a zero in
+            // microseconds would round a 1001/30000 clock to microseconds.
+            let onTimeline = start == 0 ? time : time - MediaTime(seconds: start, timescale: 1_000_000)
+            pictures[position] = try converter.convert(frame, timeBase: decoder.timeBase, time: onTimeline)
+        }
+        return try pictures.map { picture throws(MediaFailure) in
+            guard let picture else { throw .failed(.decode, "decode", "no picture could be decoded") }
+            return picture
+        }
     }
 }
 
