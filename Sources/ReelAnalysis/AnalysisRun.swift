@@ -99,17 +99,22 @@ struct AnalysisRun {
         // (for contact sheets of highlights).
         let posterScores = KeyFrameSelector.scores(frames: frames, signatures: signatures, boundaries: boundaries, segments: scoredSegments)
         // Captions are too small to see in the analysis pictures: the best candidates are
-        // decoded again, larger, and looked at.
+        // decoded again, larger, and looked at. One session serves the looks, so the eyes'
+        // look at the poster the caption look chose decodes nothing more.
+        var session: PictureSession?
+        func look(at time: MediaTime, maximumSide: Int) -> RGBPicture? {
+            guard !shouldCancel() else { return nil }
+            if session == nil { session = try? PictureSession(source: source) }
+            return try? session?.picture(at: time.seconds - source.startTime, maximumSide: maximumSide)
+        }
         let chosen = KeyFrameSelector.best(of: posterScores, in: frames) { time in
-            guard !shouldCancel(), let picture = try? PictureReader.frame(
-                of: source, at: time.seconds - source.startTime, maximumSide: 640) else { return false }
-            return CaptionFinder.hasCaption(picture)
+            look(at: time, maximumSide: 640).map(CaptionFinder.hasCaption) ?? false
         }
         // A blink caught on the poster moves it to the nearest candidate with open eyes.
         let keyFrame = chosen.map { chosen in
             guard let faces = options.faces else { return chosen }
             return PosterEyes.opened(chosen, candidates: posterScores.map { frames[$0.index].time }, boundaries: boundaries.map(\.time)) { time in
-                shouldCancel() ? nil : PosterEyes.openness(at: time, in: source, finders: finders, minimumScore: faces.minimumScore)
+                PosterEyes.openness(of: look(at: time, maximumSide: PosterEyes.pictureSize), finders: finders, minimumScore: faces.minimumScore)
             }
         }
         var segments = scoredSegments

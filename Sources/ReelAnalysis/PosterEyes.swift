@@ -53,8 +53,13 @@ enum PosterEyes {
     /// file's clock) are; nil when the picture cannot be read, has no face, or no landmark model
     /// is found.
     static func openness(at time: MediaTime, in source: MediaInfo, finders: FaceFinderPool, minimumScore: Double) -> Double? {
-        guard let picture = try? PictureReader.frame(of: source, at: time.seconds - source.startTime, maximumSide: pictureSize)
-        else { return nil }
+        openness(of: try? PictureReader.frame(of: source, at: time.seconds - source.startTime, maximumSide: pictureSize),
+                 finders: finders, minimumScore: minimumScore)
+    }
+
+    /// `openness(at:in:...)` of a picture read at `pictureSize` (nil: none could be read).
+    static func openness(of picture: RGBPicture?, finders: FaceFinderPool, minimumScore: Double) -> Double? {
+        guard let picture else { return nil }
         let gray = FaceLandmarker.gray(picture)
         let faces = finders.withFinder { finder in
             finder.faces(inGray: gray, width: picture.width, height: picture.height, minimumScore: minimumScore)

@@ -124,4 +124,25 @@ import Testing
             }
         }
     }
+
+    /// The analysis looks at its poster twice (a caption at one size, the eyes at another):
+    /// the second look reuses the first one's decode.
+    @Test func aSecondLookAtTheSameTimeDecodesNothingMore() throws {
+        let directory = try Fixtures.scratchDirectory()
+        for (url, _) in try Self.oneGOPClips(in: directory) where url.pathExtension == "mp4" {
+            let source = try MediaInfo.probe(url)
+            var start = Self.packetsRead(url)
+            let alone = try PictureReader.frame(of: source, at: 7.5, maximumSide: 160)
+            let oneLook = Self.packetsRead(url) - start
+            start = Self.packetsRead(url)
+            do {
+                let session = try PictureSession(source: source)
+                let small = try session.picture(at: 7.5, maximumSide: 160)
+                let larger = try session.picture(at: 7.5, maximumSide: 240)
+                #expect(small.pixels == alone.pixels && small.time == alone.time)
+                #expect(small.width == 160 && larger.width == 240 && larger.time == alone.time)
+            }
+            #expect(Self.packetsRead(url) - start == oneLook, "two looks read \(Self.packetsRead(url) - start), one \(oneLook)")
+        }
+    }
 }
