@@ -69,11 +69,12 @@ extension Decoder {
     /// a second).
     static let unseenFrameMargin = 2.0
 
-    /// Leaves `packet` undecoded when nothing refers to its frame and it is shown well before
-    /// `seconds`; decodes everything else. Untimed streams are timed by counting every frame.
-    func skipsUnseenFrames(_ packet: Packet, before seconds: Double, in input: InputFile) {
+    /// Leaves `packet` undecoded when nothing refers to its frame and it is shown more than
+    /// `margin` before `seconds`; decodes everything else. Untimed streams are timed by counting
+    /// every frame.
+    func skipsUnseenFrames(_ packet: Packet, before seconds: Double, in input: InputFile, margin: Double = unseenFrameMargin) {
         guard input.seeksByTime, let pts = packet.presentationTimestamp else { return setSkipFrames(AVDISCARD_DEFAULT) }
-        setSkipFrames(time(ofTimestamp: pts).seconds < seconds - Self.unseenFrameMargin ? AVDISCARD_NONREF : AVDISCARD_DEFAULT)
+        setSkipFrames(time(ofTimestamp: pts).seconds < seconds - margin ? AVDISCARD_NONREF : AVDISCARD_DEFAULT)
     }
 
     /// The frames on screen at each of `times` (as `frameOnScreen`), in the order asked (see

@@ -44,17 +44,14 @@ package enum ContentSampler {
             reached = nil
             var previous: LumaGrid?
             var pairFound = false
-            try decoder.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: { packet in
-                // Frames before the burst are only decoded when others refer to them. Untimed
-                // frames are timed by counting, which needs them all.
-                guard input.seeksByTime, let pts = packet.presentationTimestamp else {
-                    decoder.setSkipFrames(AVDISCARD_DEFAULT)
-                    return
-                }
-                decoder.setSkipFrames(decoder.time(ofTimestamp: pts).seconds + 0.001 < time ? AVDISCARD_NONREF : AVDISCARD_DEFAULT)
+            // Frames before the burst are only decoded when others refer to them.
+            try decoder.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: {
+                decoder.skipsUnseenFrames($0, before: time, in: input, margin: 0.001)
             }) { frame throws(MediaFailure) in
-                if let pts = decoder.time(of: frame) { reached = pts.seconds }
-                if let pts = decoder.time(of: frame), pts.seconds + 0.001 < time { return true }
+                if let pts = decoder.time(of: frame) {
+                    reached = pts.seconds
+                    if pts.seconds + 0.001 < time { return true }
+                }
                 // RGB and palette pictures (cinepak, PNG, MJPEG variants) are made planar first.
                 var planarGrid = LumaGrid(frame: frame.pointer)
                 if planarGrid == nil { planarGrid = LumaGrid(frame: try planar.converting(frame).pointer) }
@@ -75,8 +72,6 @@ package enum ContentSampler {
         func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
         return ContentProfile(motion: mean(motions), detail: mean(details), samples: motions.count)
     }
-
-
 }
 
 /// A decoded picture converted, at its own size, to 8-bit planar YUV 4:2:0 (one reused frame).
