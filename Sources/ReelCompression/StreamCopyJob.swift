@@ -38,7 +38,7 @@ struct StreamCopyJob {
             timedMetadataStreamIndices: companions.timedMetadata.map(\.index),
             ranges: snapped, keepsMetadata: config.keepsMetadata)
         let copyProgress = progress.phase(from: 0.02, to: 0.97)
-        let packets = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
+        let (packets, dataEnd) = try translatingFailures(source: source, output: location.temporaryURL) { () throws(MediaFailure) in
             try StreamCopier(plan: plan, shouldCancel: { flag.isRaised }, progress: copyProgress).run()
         }
         if flag.isRaised { throw .cancelled }
@@ -48,6 +48,7 @@ struct StreamCopyJob {
         var statistics = TranscodeStatistics()
         statistics.framesDecoded = packets
         statistics.framesEncoded = packets
+        statistics.sourceDataEnd = dataEnd
         func relative(_ range: TimeRange) -> TimeRange { TimeRange(start: range.start - origin, end: range.end - origin) }
         let analytics = CompressionAnalyticsBuilder(
             source: info, output: output, video: video, droppedTracks: planner.droppedTracks(keeping: Set(audio + subtitles + companions.auxiliaryVideo.map(\.index) + companions.timedMetadata.map(\.index))),

@@ -37,9 +37,19 @@ import Testing
             #expect(abs(output.duration - end) < 0.3, "\(cut.lastPathComponent): \(output.duration) s written, data to \(end) s")
             #expect(try #require(output.primaryVideo?.frameCount) >= Int64(end * 25) - 2)
 
+            // A lossless copy says so too.
+            var copying = config
+            copying.streamCopy = true
+            copying.outputURL = directory.appendingPathComponent("copy-\(cut.pathExtension).mp4")
+            let copied = try await VideoCompressor().compressVideo(cut, config: copying)
+            let copiedEnd = try #require(copied.analytics.sourceCutShortAt, "a copy of \(cut.lastPathComponent)")
+            #expect(abs(copiedEnd - end) < 0.3)
+
             config.outputURL = directory.appendingPathComponent("whole-\(whole.pathExtension).mp4")
             let intact = try await VideoCompressor().compressVideo(whole, config: config)
             #expect(intact.analytics.sourceCutShortAt == nil, "\(whole.lastPathComponent)")
+            copying.outputURL = directory.appendingPathComponent("copy-whole-\(whole.pathExtension).mp4")
+            #expect(try await VideoCompressor().compressVideo(whole, config: copying).analytics.sourceCutShortAt == nil)
 
             let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: cut))
             #expect(abs(analysis.duration - end) < 0.3, "\(cut.lastPathComponent): analysed \(analysis.duration) s")

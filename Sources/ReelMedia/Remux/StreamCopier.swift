@@ -84,8 +84,9 @@ package struct StreamCopier {
         return times.sorted()
     }
 
-    /// Copies the ranges; returns the number of video packets written.
-    package func run() throws(MediaFailure) -> Int {
+    /// Copies the ranges; returns the number of video packets written and, for a source cut
+    /// short (an interrupted download or copy), where its data ends (seconds, file clock).
+    package func run() throws(MediaFailure) -> (videoPackets: Int, sourceDataEnd: Double?) {
         // A copy passes the codec parameters on as they are, and some only probing fills in
         // (VP9's profile and bit depth for MP4's vpcC box, say): this reader probes.
         let input = try InputFile(url: plan.source.url)
@@ -188,7 +189,7 @@ package struct StreamCopier {
             try QuickTimeTrackAppender(path: plan.outputPath, tracks: plan.timedMetadataStreamIndices.compactMap { metadata[$0]?.copy },
                                        outputTrackID: { trackIDs[$0] }).run()
         }
-        return videoPackets
+        return (videoPackets, reader.cutShort(readsEveryStream: plan.audioStreamIndices.count >= plan.source.audioStreams.count))
     }
 
     /// The timed-metadata streams to copy, each with its track as the source file describes it.
