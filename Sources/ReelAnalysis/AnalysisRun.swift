@@ -42,7 +42,8 @@ struct AnalysisRun {
         // analysis (else highlights are picked where nothing can be decoded).
         let soundEnd = audio.windows.last.map { info.videoStart + $0.start + AudioMeasurer.defaultWindowSeconds } ?? 0
         let dataEnd = max(readout.videoDataEnd, soundEnd)
-        let cutShort = info.duration > 0 && readout.videoDataEnd > 0 && dataEnd < info.videoStart + info.duration - max(0.5, 0.03 * info.duration)
+        let cutShort = info.duration > 0 && readout.videoDataEnd > 0
+            && DataEnd.fallsShort(dataEnd, of: info.videoStart + info.duration, lasting: info.duration)
         if cutShort {
             end = max(MediaTime(seconds: dataEnd, timescale: 1_000_000), afterLastFrame)
         }

@@ -158,13 +158,20 @@ import Testing
         #expect(last.end.seconds > 11.2 || (last.end.seconds > 7.8 && sound.isQuiet(at: last.end.seconds)), "\(reel)")
     }
 
+    /// OpenCV's vtest.avi (a fixed camera) and a fast config asking for a 12 s highlight reel
+    /// of it into a fresh scratch directory.
+    static func twelveSecondReelOfVtest(scratch: String) async throws -> (URL, CompressionConfig) {
+        let camera = try await offPool { try FaceFixtures.footage("vtest.avi") }
+        var config = Harness.fastConfig(in: try Fixtures.scratchDirectory(scratch))
+        config.outputURL = config.outputDirectory?.appendingPathComponent(UUID().uuidString + ".mp4")
+        config.trim = .highlights(HighlightReelOptions(maximumDuration: 12))
+        return (camera, config)
+    }
+
     /// vtest.avi is a fixed surveillance camera: joined pieces would make people jump in place,
     /// so the reel's joins dissolve, within the budget; the film's joins between scenes stay cuts.
     @Test func aFixedCamerasJoinsDissolve() async throws {
-        let camera = try await offPool { try FaceFixtures.footage("vtest.avi") }
-        var config = Harness.fastConfig(in: try Fixtures.scratchDirectory("jump-cuts"))
-        config.outputURL = config.outputDirectory?.appendingPathComponent(UUID().uuidString + ".mp4")
-        config.trim = .highlights(HighlightReelOptions(maximumDuration: 12))
+        let (camera, config) = try await Self.twelveSecondReelOfVtest(scratch: "jump-cuts")
         let plan = try await VideoCompressor().plan(camera, config: config)
         #expect(plan.keptRanges.count >= 2, "\(plan.keptRanges)")
         #expect(plan.config.crossfadeDuration == HighlightReelTrim.jumpCutDissolve)
@@ -187,10 +194,8 @@ import Testing
     /// the windows either side of a join stand apart, a dissolve would show the path and the
     /// lamp post twice, so the join cuts at the dissolve's middle; the reel lasts as long.
     @Test func aReframedFixedCameraCutsWhereItsWindowsStandApart() async throws {
-        let camera = try await offPool { try FaceFixtures.footage("vtest.avi") }
-        var config = Harness.fastConfig(in: try Fixtures.scratchDirectory("reframed-joins"))
-        config.outputURL = config.outputDirectory?.appendingPathComponent(UUID().uuidString + ".mp4")
-        config.trim = .highlights(HighlightReelOptions(maximumDuration: 12))
+        let (camera, reelConfig) = try await Self.twelveSecondReelOfVtest(scratch: "reframed-joins")
+        var config = reelConfig
         let wide = try await VideoCompressor().plan(camera, config: config)
         let analysis = try #require(wide.analysis)
         config.trim = .highlights(HighlightReelOptions(maximumDuration: 12, analysis: analysis))

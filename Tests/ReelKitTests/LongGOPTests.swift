@@ -50,7 +50,11 @@ import Testing
             let index = try #require(source.primaryVideoStreamIndex)
             let input = try InputFile.reopen(source, keeping: [index])
             let decoder = try Decoder(input: input, streamIndex: index, threads: 1)
-            let together = try decoder.framesOnScreen(at: times.reversed(), in: input, fileStart: input.startSeconds).reversed()
+            var visited = [(Frame, MediaTime)?](repeating: nil, count: times.count)
+            try decoder.visitFramesOnScreen(at: times.reversed(), in: input, fileStart: input.startSeconds) { index, frame, time in
+                visited[index] = (frame, time)
+            }
+            let together = visited.compactMap { $0 }.reversed()
             for (time, (frame, shown)) in zip(times, together) {
                 let alone = try InputFile.reopen(source, keeping: [index])
                 let (single, singleShown) = try Decoder(input: alone, streamIndex: index, threads: 1)

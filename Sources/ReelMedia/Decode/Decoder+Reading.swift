@@ -77,17 +77,6 @@ extension Decoder {
         setSkipFrames(time(ofTimestamp: pts).seconds < seconds - margin ? AVDISCARD_NONREF : AVDISCARD_DEFAULT)
     }
 
-    /// The frames on screen at each of `times` (as `frameOnScreen`), in the order asked (see
-    /// `visitFramesOnScreen`, which this collects).
-    func framesOnScreen(at times: [Double], in input: InputFile, fileStart: Double) throws(MediaFailure) -> [(Frame, MediaTime)] {
-        var found = [(Frame, MediaTime)?](repeating: nil, count: times.count)
-        try visitFramesOnScreen(at: times, in: input, fileStart: fileStart) { index, frame, time in found[index] = (frame, time) }
-        return try found.map { entry throws(MediaFailure) in
-            guard let entry else { throw .failed(.decode, "decode", "no frame found") }
-            return entry
-        }
-    }
-
     /// Hands `body` the frame on screen at each of `times` (as `frameOnScreen`) with the index
     /// of its time, visiting the times in increasing order. One the decode reaches more cheaply
     /// by going on (`InputFile.decodeGoesOn`) is not sought: a contact sheet of a file with one

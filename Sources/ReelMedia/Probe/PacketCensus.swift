@@ -21,7 +21,7 @@ package struct PacketCensus: Sendable, Equatable {
     package var isWhole: Bool {
         guard videoPackets > 0 else { return false }
         if let claimedFrames, Int64(videoPackets) < claimedFrames { return false }
-        return videoEnd >= claimedDuration - max(0.5, 0.03 * claimedDuration)
+        return !DataEnd.fallsShort(videoEnd, of: claimedDuration, lasting: claimedDuration)
     }
 
     /// Reads every packet of `url`'s primary video stream.
@@ -63,7 +63,7 @@ extension MediaInfo {
     public static func incompleteness(of url: URL, expectedDuration: Double?) -> String? {
         // FFmpeg 5.1 cannot read an animated WebP: its chunks say how long it lasts.
         if let webp = AnimatedWebPInfo(contentsOf: url) {
-            guard let expected = expectedDuration, webp.duration < expected - max(0.5, 0.03 * expected) else { return nil }
+            guard let expected = expectedDuration, DataEnd.fallsShort(webp.duration, of: expected, lasting: expected) else { return nil }
             return String(format: "lasts %.1f s where these settings make %.1f s", webp.duration, expected)
         }
         guard let info = try? probe(url, measuringBitRates: false), info.primaryVideo != nil, info.duration > 0 else {
@@ -72,7 +72,7 @@ extension MediaInfo {
         guard let census = try? PacketCensus.take(url), census.isWhole else {
             return "is cut short (its data ends before its last frame)"
         }
-        if let expected = expectedDuration, census.videoEnd < expected - max(0.5, 0.03 * expected) {
+        if let expected = expectedDuration, DataEnd.fallsShort(census.videoEnd, of: expected, lasting: expected) {
             return String(format: "lasts %.1f s where these settings make %.1f s", census.videoEnd, expected)
         }
         return nil
