@@ -111,18 +111,24 @@ final class InputFile {
         try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), .demux, "avformat_seek_file")
     }
 
-    /// Goes back to the first packet: by byte position where the demuxer allows it (an MPEG-TS
-    /// whose only keyframe comes after its container start cannot be reached by time), else by
-    /// time to the file's start.
+    /// Goes back to the first packet. MPEG-TS and -PS, and raw streams, go back by byte
+    /// position: a time seek there lands near the start, not at it (and an MPEG-TS whose only
+    /// keyframe comes after its container start cannot be reached by time). Everything else
+    /// seeks by time: Matroska, AVI and ASF accept a byte seek yet read on from where they were.
+    /// FLV without an index cannot seek by time and goes back by bytes.
     func rewind() throws(MediaFailure) {
         discontinuity.reset()
-        let byBytes = avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE)
-        if byBytes >= 0 { return }
-        guard seeksByTime else {
-            try check(byBytes, .demux, "avformat_seek_file (to the start)")
-            return
+        if allowsDiscontinuities || !seeksByTime {
+            let byBytes = avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE)
+            if byBytes >= 0 { return }
+            guard seeksByTime else {
+                try check(byBytes, .demux, "avformat_seek_file (to the start)")
+                return
+            }
         }
-        try seek(toSeconds: startSeconds)
+        let start = context.pointee.start_time == reel_nopts_value() ? 0 : context.pointee.start_time
+        if avformat_seek_file(context, -1, Int64.min, start, start, 0) >= 0 { return }
+        try check(avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE), .demux, "avformat_seek_file (to the start)")
     }
 
     /// Seeks stream `index` to the last keyframe at or before `timestamp` (in the stream's time base).
