@@ -17,60 +17,71 @@ public struct ContentProfile: Sendable, Equatable, Codable {
 /// as AVIs whose index repeats or skips frames, have far fewer pictures than their header's rate
 /// suggests). A burst the decode reaches more cheaply by going on (`InputFile.decodeGoesOn`) is
 /// not sought, and on the way only the frames others refer to are decoded: a 4K file of one
-/// ten-second GOP was decoded three times over before, now half of it once.
+/// ten-second GOP was decoded three times over before, now half of it once. Pictures are decoded
+/// in full (loop filter on), as they are shown and as the framing pass decodes them, so bursts it
+/// measures on its way agree with these; damaged pictures are left out.
 package enum ContentSampler {
     /// Measures `positions` bursts of two consecutive frames between `start` and `end` seconds.
     package static func measure(
         source: MediaInfo, streamIndex: Int, start: Double, end: Double, positions: Int = 6,
         shouldCancel: () -> Bool
     ) throws(MediaFailure) -> ContentProfile {
+        try measure(ContentBursts(start: start, end: end, count: positions), source: source, streamIndex: streamIndex,
+                    shouldCancel: shouldCancel).profile
+    }
+
+    /// Measures the bursts of `bursts` not measured yet.
+    package static func measure(
+        _ bursts: ContentBursts, source: MediaInfo, streamIndex: Int, shouldCancel: () -> Bool
+    ) throws(MediaFailure) -> ContentBursts {
+        let missing = bursts.missing
+        guard !missing.isEmpty else { return bursts }
         let input = try InputFile.reopen(source, keeping: [streamIndex])
-        let decoder = try Decoder(input: input, streamIndex: streamIndex, cheap: true)
+        let decoder = try Decoder(input: input, streamIndex: streamIndex)
         // A raw stream's frames are counted to be timed, so it is read on from its start.
         decoder.timesUntimedFrames = !input.seeksByTime
-        let planar = PlanarPicture()
-        var motions: [Double] = []
-        var details: [Double] = []
-        let span = max(end - start, 0)
+        let recorder = ContentBurstRecorder(bursts)
         // The time of the last picture handed over, while the decoder may go on from there.
         var reached: Double?
-        for position in 0..<positions {
+        for index in missing {
             if shouldCancel() { throw .cancelled }
-            let time = start + span * (Double(position) + 0.5) / Double(positions)
-            if !(reached.map { input.decodeGoesOn(stream: streamIndex, from: $0, to: time) } ?? false) {
-                try input.seek(toSeconds: time)
-                decoder.flushBuffers()
-            }
-            reached = nil
-            var previous: LumaGrid?
-            var pairFound = false
-            // Frames before the burst are only decoded when others refer to them.
-            try decoder.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: {
-                decoder.skipsUnseenFrames($0, before: time, in: input, margin: 0.001)
-            }) { frame throws(MediaFailure) in
-                if let pts = decoder.time(of: frame) {
-                    reached = pts.seconds
-                    if pts.seconds + 0.001 < time { return true }
+            let time = bursts.times[index]
+            let goesOn = reached.map { input.decodeGoesOn(stream: streamIndex, from: $0, to: time) } ?? false
+            // A seek must land before the burst for its first picture to be the burst's: one
+            // that lands after it (MPEG-TS seeks only near a time) or past the keyframe it needs
+            // (an MPEG-TS of one GOP decodes nothing) starts 1, 2, 4... s earlier, down to the
+            // file's start.
+            var backoff = 0.0
+            while true {
+                var seekPoint = input.startSeconds
+                if !goesOn {
+                    seekPoint = max(time - backoff, input.startSeconds)
+                    if seekPoint <= input.startSeconds { try input.rewind() } else { try input.seek(toSeconds: seekPoint) }
+                    decoder.flushBuffers()
                 }
-                // RGB and palette pictures (cinepak, PNG, MJPEG variants) are made planar first.
-                var planarGrid = LumaGrid(frame: frame.pointer)
-                if planarGrid == nil { planarGrid = LumaGrid(frame: try planar.converting(frame).pointer) }
-                guard let grid = planarGrid else { return true }
-                if let previous {
-                    motions.append(grid.lumaDifference(to: previous))
-                    details.append((grid.detail + previous.detail) / 2)
-                    pairFound = true
-                    return false
+                reached = nil
+                var landedBefore = false
+                recorder.begin(index)
+                // Frames before the burst are only decoded when others refer to them.
+                try decoder.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: {
+                    decoder.skipsUnseenFrames($0, before: time, in: input, margin: 0.001)
+                }) { frame throws(MediaFailure) in
+                    let seconds = decoder.time(of: frame)?.seconds
+                    if let seconds { reached = seconds }
+                    if recorder.isEarly(seconds) {
+                        landedBefore = true
+                        return true
+                    }
+                    return frame.isDamaged ? true : try recorder.take(frame)
                 }
-                previous = grid
-                return true
+                if landedBefore || goesOn || seekPoint <= input.startSeconds { break }
+                backoff = backoff == 0 ? 1 : backoff * 2
             }
-            if !pairFound, let previous { details.append(previous.detail) }
             // Decoding ran to the file's end (or the pair was never found): nothing to go on from.
-            if !pairFound { reached = nil }
+            if recorder.isOpen { reached = nil }
+            recorder.close(keepingPartial: true)
         }
-        func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
-        return ContentProfile(motion: mean(motions), detail: mean(details), samples: motions.count)
+        return recorder.bursts
     }
 }
 
