@@ -42,9 +42,19 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
         let planner = CompressionPlanner(source: source, config: config, reducer: ReduceFrameEvenlySpaced())
         try planner.checkEncoders()
         let ranges = try planner.keptRanges()
+        let measuresContent = config.targetFileSize == nil && config.targetQuality == nil && config.contentAwareOptimization
+        var bursts: ContentBursts?
+        // One camera path for the whole range: every chunk crops its part of it, so the window
+        // runs on across chunk edges as in a single encode. Its decode measures the content too.
+        if let reframing = config.reframing, reframing.path == nil {
+            let framed = try FramingPass.plannedPath(
+                of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate,
+                bursts: measuresContent ? ContentAwareTuning.bursts(over: ranges) : nil, shouldCancel: shouldCancel)
+            resolved.reframing?.path = framed.path
+            bursts = framed.bursts
+        }
         var adjustment: ContentAdjustment?
-        if config.targetFileSize == nil, config.targetQuality == nil,
-           let measured = try ContentAwareTuning.measure(source, over: ranges, when: config.contentAwareOptimization,
+        if let measured = try ContentAwareTuning.measure(source, over: ranges, when: measuresContent, measured: bursts,
                                                          shouldCancel: shouldCancel) {
             adjustment = measured
             resolved.maxKeyFrameInterval *= measured.keyFrameIntervalFactor
@@ -53,12 +63,6 @@ public struct ChunkSettings: Sendable, Equatable, Codable {
             resolved.videoQuality = min(max(config.videoQuality - Float(measured.constantRateFactorOffset / 24), 0), 1)
         }
         resolved.contentAwareOptimization = false
-        // One camera path for the whole range: every chunk crops its part of it, so the window
-        // runs on across chunk edges as in a single encode.
-        if let reframing = config.reframing, reframing.path == nil {
-            resolved.reframing?.path = try FramingPass.plannedPath(
-                of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate, shouldCancel: shouldCancel).path
-        }
         var targetBytes: Int64?
         var twoPass = false
         if let limit = config.targetFileSize {

@@ -80,7 +80,7 @@ struct CompressionJob: Sendable {
         let source = planner.source
         progress.stage(.encoding)
         let content = try ContentAwareTuning.measure(source, over: ranges, when: planner.config.contentAwareOptimization,
-                                                     shouldCancel: { flag.isRaised })
+                                                     measured: planner.contentBursts, shouldCancel: { flag.isRaised })
         if content != nil { progress.report(0.03) }
         let decision = try planner.decide(outputPath: location.temporaryURL.path, ranges: ranges, content: content)
         let transcodeProgress = progress.phase(from: 0.03, to: 0.97)

@@ -119,9 +119,11 @@ extension CompressionPlan {
             let dissolving = planner.dissolvingJoins(lengths: ranges.map { ($0.end - $0.start).seconds })
             let framed = try await FramingPass.path(
                 of: source, ranges: ranges, reframing: reframing, frameRate: planner.outputFrameRate,
-                dissolvingJoins: Set(dissolving), dissolve: planner.config.crossfadeDuration, flag: flag,
+                dissolvingJoins: Set(dissolving), dissolve: planner.config.crossfadeDuration,
+                bursts: planner.config.contentAwareOptimization ? ContentAwareTuning.bursts(over: ranges) : nil, flag: flag,
                 progress: progress.phase(from: trimPart, to: 1))
             planner.config.reframing?.path = framed.path
+            planner.contentBursts = framed.bursts
             // Joins whose two windows would show the background twice cut, at the dissolve's
             // middle (`ReframedJoins`): the output lasts as long.
             if !framed.cutJoins.isEmpty, case .ranges(let listed) = planner.config.trim {

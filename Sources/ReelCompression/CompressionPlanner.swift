@@ -32,6 +32,9 @@ struct CompressionPlanner {
     /// Each audio track's loudness change, by source stream index, once `LoudnessNormalization`
     /// has measured the kept sound (empty: none).
     var loudness: [Int: LoudnessAdjustment] = [:]
+    /// The content measure's bursts a decode of the planning (the framing pass's) measured
+    /// already; the encode measures only the rest.
+    var contentBursts: ContentBursts?
     /// The virtual camera's path, when the config reframes: the plan works it out and keeps it
     /// in the config, so every planner made from that config (a target size's tuned one, a
     /// chunk's) frames alike.

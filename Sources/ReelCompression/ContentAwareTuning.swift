@@ -3,7 +3,8 @@ import ReelSupport
 
 /// What content-aware optimization measured on the source and how it changed the encoding.
 ///
-/// Six short bursts of frames spread over the kept range are decoded; motion is the mean luma
+/// Six short bursts of frames spread over the kept range are decoded (or taken from the framing
+/// pass's decode, which reads them anyway); motion is the mean luma
 /// change between consecutive frames, detail the mean difference between neighbouring pixels.
 /// - static (motion < 0.004: slides, screen recordings, tripod shots): keyframe interval x4 and
 ///   bit rate x0.7: nothing moves, so long GOPs and fewer bits lose nothing;
@@ -32,17 +33,25 @@ enum ContentAwareTuning {
     static let minimumPairs = 3
 
     /// Motion and detail sampled over `ranges` of `source` and what they change, when
-    /// `enabled` (content-aware optimization is on) and the source has video.
+    /// `enabled` (content-aware optimization is on) and the source has video. Bursts in
+    /// `measured` (when it is for the same span) are not decoded again.
     static func measure(
-        _ source: MediaInfo, over ranges: [ClosedSourceRange], when enabled: Bool, shouldCancel: @escaping () -> Bool
+        _ source: MediaInfo, over ranges: [ClosedSourceRange], when enabled: Bool, measured: ContentBursts? = nil,
+        shouldCancel: @escaping () -> Bool
     ) throws(ReelError) -> ContentAdjustment? {
         guard enabled, let video = source.primaryVideoStreamIndex else { return nil }
-        let start = ranges.map(\.start).min() ?? .zero, end = ranges.map(\.end).max() ?? .zero
-        let profile = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
-            try ContentSampler.measure(source: source, streamIndex: video, start: start.seconds,
-                                       end: end.seconds, shouldCancel: shouldCancel)
+        let planned = bursts(over: ranges)
+        let known = measured.flatMap { $0.times == planned.times ? $0 : nil } ?? planned
+        let bursts = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
+            try ContentSampler.measure(known, source: source, streamIndex: video, shouldCancel: shouldCancel)
         }
-        return adjustment(for: profile)
+        return adjustment(for: bursts.profile)
+    }
+
+    /// The bursts measured over `ranges`: spread from the first range's start to the last one's end.
+    static func bursts(over ranges: [ClosedSourceRange]) -> ContentBursts {
+        let start = ranges.map(\.start).min() ?? .zero, end = ranges.map(\.end).max() ?? .zero
+        return ContentBursts(start: start.seconds, end: end.seconds)
     }
 
     static func adjustment(for profile: ContentProfile) -> ContentAdjustment {

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import ReelCompression
+import ReelFrameReduction
 @testable import ReelKit
 @testable import ReelMedia
 @testable import ReelSupport
@@ -150,6 +152,47 @@ import Testing
                 #expect(small.width == 160 && larger.width == 240 && larger.time == alone.time)
             }
             #expect(Self.packetsRead(url) - start == oneLook, "two looks read \(Self.packetsRead(url) - start), one \(oneLook)")
+        }
+    }
+
+    /// A reframed compression measures the content on the framing pass's decode, which passes
+    /// every burst anyway: the file is read twice (framing, encode), not three times, and each
+    /// burst is what a decode of its own measures.
+    @Test func aReframedCompressionMeasuresContentOnTheFramingDecode() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        for (url, packets) in try Self.oneGOPClips(in: directory) {
+            let source = try MediaInfo.probe(url)
+            var config = Harness.fastConfig(in: directory)
+            config.outputURL = directory.appendingPathComponent(url.lastPathComponent + ".landscape.mp4")
+            config.contentAwareOptimization = true
+            let landscapeStart = Self.packetsRead(url)
+            let landscape = try await VideoCompressor().compressVideo(url, config: config)
+            let landscapeRead = Self.packetsRead(url) - landscapeStart
+            config.reframing = Reframing(aspect: .vertical)
+            config.outputURL = directory.appendingPathComponent(url.lastPathComponent + ".vertical.mp4")
+            let ranges = try CompressionPlanner(source: source, config: config, reducer: ReduceFrameEvenlySpaced()).keptRanges()
+            let bursts = ContentAwareTuning.bursts(over: ranges)
+
+            var start = Self.packetsRead(url)
+            let framed = try FramingPass.plannedPath(of: source, ranges: ranges, reframing: Reframing(aspect: .vertical),
+                                                     frameRate: 25, bursts: bursts, shouldCancel: { false })
+            let framingRead = Self.packetsRead(url) - start
+            let measured = try #require(framed.bursts)
+            #expect(measured.missing.isEmpty, "\(url.lastPathComponent): \(measured)")
+            let alone = try ContentSampler.measure(bursts, source: source, streamIndex: try #require(source.primaryVideoStreamIndex),
+                                                   shouldCancel: { false })
+            #expect(measured == alone, "\(url.lastPathComponent)")
+            #expect(measured.profile.samples == 6)
+
+            start = Self.packetsRead(url)
+            let result = try await VideoCompressor().compressVideo(url, config: config)
+            let compressRead = Self.packetsRead(url) - start
+            #expect(framingRead <= packets + packets / 10, "\(url.lastPathComponent): framing read \(framingRead) of \(packets)")
+            // The framing pass reads the file once more than the landscape compression does.
+            #expect(compressRead <= landscapeRead + framingRead + 2,
+                    "\(url.lastPathComponent): read \(compressRead), landscape \(landscapeRead), framing \(framingRead)")
+            #expect(result.analytics.contentAdjustment?.profile == measured.profile, "\(url.lastPathComponent)")
+            #expect(landscape.analytics.contentAdjustment?.profile == measured.profile, "\(url.lastPathComponent)")
         }
     }
 }

@@ -19,37 +19,49 @@ enum FramingPass {
     /// `dissolvingJoins` (numbered by the range before each) dissolve over `dissolve` seconds:
     /// the window holds across them (`CameraPathPlanner.path`). Where it cannot, the windows
     /// would show the background twice (`ReframedJoins`): those joins are returned, and the
-    /// path starts the shot after each afresh, as after a cut.
+    /// path starts the shot after each afresh, as after a cut. The content measure's `bursts`
+    /// inside the ranges are measured on the same decode and returned.
     static func path(
         of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double,
-        dissolvingJoins: Set<Int> = [], dissolve: Double = 0, flag: CancellationFlag,
+        dissolvingJoins: Set<Int> = [], dissolve: Double = 0, bursts: ContentBursts? = nil, flag: CancellationFlag,
         progress: @escaping @Sendable (Double) -> Void = { _ in }
-    ) async throws(ReelError) -> (path: CameraPath?, cutJoins: Set<Int>) {
-        if let path = reframing.path { return (path, []) }
-        return try await BlockingWork.run(flag: flag) { () throws(ReelError) -> (path: CameraPath?, cutJoins: Set<Int>) in
+    ) async throws(ReelError) -> Framed {
+        if let path = reframing.path { return Framed(path: path, cutJoins: [], bursts: bursts) }
+        return try await BlockingWork.run(flag: flag) { () throws(ReelError) -> Framed in
             try plannedPath(of: source, ranges: ranges, reframing: reframing, frameRate: frameRate,
-                            dissolvingJoins: dissolvingJoins, dissolve: dissolve, shouldCancel: { flag.isRaised }, progress: progress)
+                            dissolvingJoins: dissolvingJoins, dissolve: dissolve, bursts: bursts,
+                            shouldCancel: { flag.isRaised }, progress: progress)
         }
+    }
+
+    /// What the framing pass worked out.
+    struct Framed: Sendable {
+        /// The camera path; `nil` when the picture already has the reframing's shape.
+        var path: CameraPath?
+        /// Joins (numbered by the range before each) that cut rather than dissolve.
+        var cutJoins: Set<Int>
+        /// The content measure's bursts, with those the decode passed measured.
+        var bursts: ContentBursts?
     }
 
     /// `path(of:ranges:reframing:frameRate:dissolvingJoins:dissolve:flag:progress:)` on the
     /// calling thread (blocking).
     static func plannedPath(
         of source: MediaInfo, ranges: [ClosedSourceRange], reframing: Reframing, frameRate: Double,
-        dissolvingJoins: Set<Int> = [], dissolve: Double = 0,
+        dissolvingJoins: Set<Int> = [], dissolve: Double = 0, bursts: ContentBursts? = nil,
         shouldCancel: @escaping () -> Bool, progress: (Double) -> Void = { _ in }
-    ) throws(ReelError) -> (path: CameraPath?, cutJoins: Set<Int>) {
-        if let path = reframing.path { return (path, []) }
+    ) throws(ReelError) -> Framed {
+        if let path = reframing.path { return Framed(path: path, cutJoins: [], bursts: bursts) }
         guard let picture = source.primaryVideo?.video, let geometry = FramingGeometry(picture, aspect: reframing.aspect) else {
-            return (nil, [])
+            return Framed(path: nil, cutJoins: [], bursts: bursts)
         }
         let looking = ConcurrentLooking(locator: SubjectLocator(rotation: picture.rotation))
         let stop = UncheckedStop(shouldCancel)
         let sampler = FramingSampler(source: source, interval: sampleInterval, faceInterval: faceInterval,
                                      faceSize: faceSize, shouldCancel: { stop.isRaised })
-        let cuts = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
+        let (cuts, measured) = try translatingFailures(source: source.url, output: source.url) { () throws(MediaFailure) in
             defer { looking.finish() }
-            return try sampler.sample(ranges, progress: progress) { looking.look(at: $0) }
+            return try sampler.sample(ranges, bursts: bursts, progress: progress) { looking.look(at: $0) }
         }
         let observations = looking.finish()
         let planner = CameraPathPlanner(
@@ -60,11 +72,11 @@ enum FramingPass {
                                 continuing: continuing(cut, ranges: ranges, dissolvingJoins: dissolvingJoins), dissolve: dissolve)
         let apart = ReframedJoins.apart(held, ranges: ranges, dissolvingJoins: dissolvingJoins, dissolve: dissolve,
                                         origin: source.startTime)
-        guard !apart.isEmpty else { return (held, []) }
+        guard !apart.isEmpty else { return Framed(path: held, cutJoins: [], bursts: measured) }
         let remaining = dissolvingJoins.subtracting(apart)
         let path = planner.path(shots: cut, observations: observations, origin: source.startTime,
                                 continuing: continuing(cut, ranges: ranges, dissolvingJoins: remaining), dissolve: dissolve)
-        return (path, apart)
+        return Framed(path: path, cutJoins: apart, bursts: measured)
     }
 
     /// The shots (numbered as in `shots`) that open a range the one before dissolves into.

@@ -41,10 +41,12 @@ package struct FramingSampler {
     }
 
     /// The cuts found and the pictures sampled in `ranges`, in order; `progress` gets the share
-    /// of the ranges' duration read.
+    /// of the ranges' duration read. The content measure's `bursts` that lie inside the ranges
+    /// are measured on the way (the others are left for `ContentSampler`).
     package func sample(
-        _ ranges: [ClosedSourceRange], progress: (Double) -> Void, each: (FramingPicture) -> Void
-    ) throws(MediaFailure) -> [MediaTime] {
+        _ ranges: [ClosedSourceRange], bursts: ContentBursts? = nil, progress: (Double) -> Void,
+        each: (FramingPicture) -> Void
+    ) throws(MediaFailure) -> (cuts: [MediaTime], bursts: ContentBursts?) {
         guard let videoIndex = source.primaryVideoStreamIndex else { throw .noVideoStream }
         let input = try InputFile.reopen(source, keeping: [videoIndex])
         let decoder = try Decoder(input: input, streamIndex: videoIndex)
@@ -58,7 +60,11 @@ package struct FramingSampler {
         var scalers: (small: Downscaler, gray: Downscaler)?
         let frame = try Frame()
         let reading = try Packet()
+        let recorder = bursts.map(ContentBurstRecorder.init)
         for (position, range) in ranges.enumerated() {
+            var burstsAhead = recorder.map { recorder in
+                recorder.bursts.missing.filter { range.start.seconds <= recorder.bursts.times[$0] && recorder.bursts.times[$0] < range.end.seconds }
+            } ?? []
             var pending = position > 0 || range.needsSeek ? try seek.packets(forRangeAt: range.start.seconds) : []
             if position == 0 && !range.needsSeek { try input.rewind() }
             decoder.flushBuffers()
@@ -71,6 +77,7 @@ package struct FramingSampler {
                 guard let time = decoder.time(of: frame) else { return true }
                 if time >= range.end { finished = true; return false }
                 guard time >= range.start, !frame.isDamaged else { return true }
+                if let recorder { try Self.measure(frame, at: time.seconds, into: recorder, ahead: &burstsAhead) }
                 let verdict = tracker.verdict(after: LumaGrid(frame: frame.pointer, patch: 8))
                 defer { previousTime = time }
                 if verdict == .previousWasCut, let previousTime { cuts.append(previousTime) }
@@ -106,9 +113,24 @@ package struct FramingSampler {
                 _ = try decoder.decode(packet, into: frame, take)
             }
             if !finished { _ = try decoder.decode(nil, into: frame, take) }
+            // A burst cut off by the range's end is measured where the source reads on.
+            recorder?.close(keepingPartial: false)
             done += (range.end - range.start).seconds
         }
-        return cuts
+        return (cuts, recorder?.bursts)
+    }
+
+    /// Hands `frame` to the open burst, and opens the next of `ahead` whose time it has reached
+    /// (the picture that completes one burst may be the first of the next).
+    private static func measure(
+        _ frame: Frame, at seconds: Double, into recorder: ContentBurstRecorder, ahead: inout [Int]
+    ) throws(MediaFailure) {
+        if recorder.isOpen, try recorder.take(frame) { return }
+        while let next = ahead.first, seconds + 0.001 >= recorder.bursts.times[next] {
+            ahead.removeFirst()
+            recorder.begin(next)
+            if try recorder.take(frame) { return }
+        }
     }
 
     private static func scalers(for frame: Frame, faceSize: Int) throws(MediaFailure) -> (small: Downscaler, gray: Downscaler) {
