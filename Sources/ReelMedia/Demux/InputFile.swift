@@ -115,7 +115,9 @@ final class InputFile {
     /// position: a time seek there lands near the start, not at it (and an MPEG-TS whose only
     /// keyframe comes after its container start cannot be reached by time). Everything else
     /// seeks by time: Matroska, AVI and ASF accept a byte seek yet read on from where they were.
-    /// FLV without an index cannot seek by time and goes back by bytes.
+    /// The time seek goes forward to the first keyframe at or after the start: a Matroska file
+    /// whose sound starts before its picture, its cues not read yet, has no keyframe at or before
+    /// the start, and a backward seek there "succeeds" at the file's end.
     func rewind() throws(MediaFailure) {
         discontinuity.reset()
         if allowsDiscontinuities || !seeksByTime {
@@ -127,7 +129,8 @@ final class InputFile {
             }
         }
         let start = context.pointee.start_time == reel_nopts_value() ? 0 : context.pointee.start_time
-        if avformat_seek_file(context, -1, Int64.min, start, start, 0) >= 0 { return }
+        if avformat_seek_file(context, -1, start, start, Int64.max, 0) >= 0 { return }
+        // Formats that cannot seek by time (FLV without an index) read on from the first byte.
         try check(avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE), .demux, "avformat_seek_file (to the start)")
     }
 
