@@ -5,10 +5,11 @@ extension Decoder {
     /// Reads `input` from its current position and hands each decoded frame of this decoder's
     /// stream to `body` (through the decode pump) until `body` returns `false` or the stream
     /// ends, then drains the decoder. `beforeSending` sees each packet of the stream first
-    /// (to change what the decoder skips, say).
+    /// (to change what the decoder skips, say); reading stops, without draining, at a packet
+    /// `stopsAt` gives up on.
     func forEachFrame(
         in input: InputFile, shouldCancel: () -> Bool = { false }, beforeSending: (Packet) -> Void = { _ in },
-        _ body: (Frame) throws(MediaFailure) -> Bool
+        stopsAt: (Packet) -> Bool = { _ in false }, _ body: (Frame) throws(MediaFailure) -> Bool
     ) throws(MediaFailure) {
         let packet = try Packet()
         let frame = try Frame()
@@ -16,6 +17,7 @@ extension Decoder {
             defer { packet.unreference() }
             if shouldCancel() { throw .cancelled }
             guard packet.streamIndex == streamIndex else { continue }
+            if stopsAt(packet) { return }
             beforeSending(packet)
             guard try decode(packet, into: frame, body) else { return }
         }

@@ -89,4 +89,7 @@ final class ContentBurstRecorder {
     /// Whether a burst is open.
     var isOpen: Bool { open != nil }
 
+    /// Whether the open burst has not had its first picture yet.
+    var awaitsFirstPicture: Bool { open.map { $0.first == nil } ?? false }
+
 }

@@ -21,6 +21,10 @@ public struct ContentProfile: Sendable, Equatable, Codable {
 /// in full (loop filter on), as they are shown and as the framing pass decodes them, so bursts it
 /// measures on its way agree with these; damaged pictures are left out.
 package enum ContentSampler {
+    /// Seconds of packets past a burst read after a seek before it is given up as landed
+    /// where nothing decodes.
+    static let landingSearch = 2.0
+
     /// Measures `positions` bursts of two consecutive frames between `start` and `end` seconds.
     package static func measure(
         source: MediaInfo, streamIndex: Int, start: Double, end: Double, positions: Int = 6,
@@ -49,8 +53,8 @@ package enum ContentSampler {
             let goesOn = reached.map { input.decodeGoesOn(stream: streamIndex, from: $0, to: time) } ?? false
             // A seek must land before the burst for its first picture to be the burst's: one
             // that lands after it (MPEG-TS seeks only near a time) or past the keyframe it needs
-            // (an MPEG-TS of one GOP decodes nothing) starts 1, 2, 4... s earlier, down to the
-            // file's start.
+            // (an MPEG-TS of one GOP decodes nothing, and is given up 2 s past the burst) starts
+            // 1, 2, 4... s earlier, down to the file's start.
             var backoff = 0.0
             while true {
                 var seekPoint = input.startSeconds
@@ -65,6 +69,9 @@ package enum ContentSampler {
                 // Frames before the burst are only decoded when others refer to them.
                 try decoder.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: {
                     decoder.skipsUnseenFrames($0, before: time, in: input, margin: 0.001)
+                }, stopsAt: { packet in
+                    guard !goesOn, recorder.awaitsFirstPicture, let pts = packet.presentationTimestamp else { return false }
+                    return decoder.time(ofTimestamp: pts).seconds > time + Self.landingSearch
                 }) { frame throws(MediaFailure) in
                     let seconds = decoder.time(of: frame)?.seconds
                     if let seconds { reached = seconds }
