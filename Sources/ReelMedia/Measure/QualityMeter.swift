@@ -45,8 +45,18 @@ package enum QualityMeter {
         try outputDecoder.forEachFrame(in: output, shouldCancel: shouldCancel) { frame throws(MediaFailure) in
             guard let stamp = frame.presentationTimestamp else { return true }
             let time = av_rescale_q(stamp, outputDecoder.timeBase, microseconds)
+            if origin == nil, let first = placed.first {
+                // The output's first picture is the source's first of the range, as late after
+                // the range's start as the source has it (a file whose sound starts 25 ms before
+                // its picture keeps that 25 ms): pairing it with the range's start put every
+                // picture beside the one before it.
+                try reference.begin(first.source, continuing: false)
+                rangeIndex = 0
+                let lead = try reference.picture(at: first.source.start.seconds).flatMap { reference.time(of: $0) }
+                    .map { max($0 - first.source.start.seconds, 0) } ?? 0
+                origin = time - Int64((lead * 1_000_000).rounded())
+            }
             let start = origin ?? time
-            origin = start
             let seconds = Double(time - start) / 1_000_000
             let index = placed.lastIndex { $0.outputStart <= seconds + timestampSlack } ?? 0
             guard placed.indices.contains(index) else { return false }
@@ -136,6 +146,9 @@ package enum QualityMeter {
             packet = try Packet()
             scratch = try Frame()
         }
+
+        /// The presentation time of one of the source's pictures, seconds on the file's clock.
+        func time(of picture: Frame) -> Double? { decoder.time(of: picture)?.seconds }
 
         /// Starts reading `range`: seeks to it unless it follows on from where reading stands.
         func begin(_ range: ClosedSourceRange, continuing: Bool) throws(MediaFailure) {
