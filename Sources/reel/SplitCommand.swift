@@ -25,7 +25,9 @@ struct SplitCommand: ReelCommand {
             discussion: """
                 Analyzes the video (or takes a saved analysis with --analysis) and writes each \
                 shot (--shots) or each highlight (--highlights) to DIR as NAME-shot-001-12.50s.EXT, \
-                numbered in time order and named with its start time. Each piece is re-encoded \
+                numbered in time order and named with its start time. A shot under half a \
+                second that is part of a fade, or the video's first or last (a black first \
+                frame), joins its neighbour instead of becoming a file. Each piece is re-encoded \
                 with the preset and options of 'reel compress', or with --copy cut losslessly on \
                 keyframes (so a piece may start a little earlier than its shot). With \
                 --cut-silence (or --cut-still) each part a dead-air cut keeps is a piece, \
@@ -120,7 +122,7 @@ struct SplitCommand: ReelCommand {
             } else {
                 let analysis = try await SavedAnalysisFile.analysis(of: input, saved: self.analysis.saved, quiet: quiet)
                 kind = byShot ? "shot" : "highlight"
-                ranges = kind == "shot" ? analysis.shots : HighlightAnalysisRequest().highlights(in: analysis)
+                ranges = kind == "shot" ? analysis.shotPieces() : HighlightAnalysisRequest().highlights(in: analysis)
             }
             guard !ranges.isEmpty else {
                 Console.error("\(input.display): nothing to keep: no \(kind)s (nothing in it stands out)")
