@@ -48,6 +48,12 @@ struct CompressionJob: Sendable {
             result.analytics.planningTime = plan.planningTime
             result.analytics.cameraPath = plan.cameraPath
             result.trimBasis = plan.trimBasis
+            // A reel of a file cut short reads only its pieces, not to the data's end; its
+            // analysis read all of it.
+            if result.analytics.sourceCutShortAt == nil, let covered = plan.trimBasis?.coveredDuration, covered > 0,
+               DataEnd.fallsShort(covered, of: plan.source.duration, lasting: plan.source.duration) {
+                result.analytics.sourceCutShortAt = covered
+            }
             if var loudness {
                 // Measured on the finished file, as a player decodes it; sound that came out of
                 // the checked range is replaced by the checked sound itself.

@@ -57,7 +57,16 @@ extension TrimPlanner {
 /// What a `TrimPlanner` worked its ranges out from, carried by the plan and the result so that
 /// callers can show it without working it out again (ReelKit's `VideoAnalysis` is one: a
 /// highlight reel's plan and result have its `analysis`).
-public protocol TrimBasis: Sendable {}
+public protocol TrimBasis: Sendable {
+    /// Seconds of the source the basis covers when its data ends before the header says (a
+    /// file cut short, found by an analysis that decoded all of it); `nil` otherwise.
+    var coveredDuration: Double? { get }
+}
+
+extension TrimBasis {
+    /// None known.
+    public var coveredDuration: Double? { nil }
+}
 
 /// A trim planner's answer: the ranges to keep, in output order, and what they came from.
 public struct PlannedTrim: Sendable {

@@ -54,13 +54,15 @@ enum ResultReport {
         }
         guard let result = outcome.analytics else { return nil }
         let kept = result.keptRanges.map { ($0.end - $0.start).seconds }.reduce(0, +)
-        let isPart = result.originalDuration > 0 && kept > 0 && kept < result.originalDuration - 0.1
+        // A source cut short holds only the seconds its data covers, and its bytes are theirs.
+        let available = result.sourceCutShortAt ?? result.originalDuration
+        let isPart = available > 0 && kept > 0 && kept < available - 0.1
         var rows: [(String, String)] = []
         if isPart {
             // A reel or a trim: its size against the same stretch of source, not the whole file.
-            let share = Int64((Double(result.originalFileSize) * kept / result.originalDuration).rounded())
+            let share = Int64((Double(result.originalFileSize) * kept / available).rounded())
             rows.append(("kept", result.keptRanges.map { "\(Formatting.clock($0.start.seconds))-\(Formatting.clock($0.end.seconds))" }
-                .joined(separator: ", ") + String(format: " (%.1f s of %.1f s)", kept, result.originalDuration)))
+                .joined(separator: ", ") + String(format: " (%.1f s of %.1f s)", kept, available)))
             var part = result
             part.originalFileSize = share
             part.compressionRatio = result.compressedFileSize > 0 ? Double(share) / Double(result.compressedFileSize) : 0

@@ -51,11 +51,36 @@ import Testing
             copying.outputURL = directory.appendingPathComponent("copy-whole-\(whole.pathExtension).mp4")
             #expect(try await VideoCompressor().compressVideo(whole, config: copying).analytics.sourceCutShortAt == nil)
 
+            // A highlight reel reads only its pieces; its analysis read to the data's end.
+            var reel = config
+            reel.trim = .highlights(HighlightReelOptions(maximumDuration: 2))
+            reel.outputURL = directory.appendingPathComponent("reel-\(cut.pathExtension).mp4")
+            let reelEnd = try await VideoCompressor().compressVideo(cut, config: reel).analytics.sourceCutShortAt
+            #expect(abs((reelEnd ?? 0) - end) < 0.3, "a reel of \(cut.lastPathComponent): \(String(describing: reelEnd))")
+            reel.outputURL = directory.appendingPathComponent("reel-whole-\(whole.pathExtension).mp4")
+            #expect(try await VideoCompressor().compressVideo(whole, config: reel).analytics.sourceCutShortAt == nil)
+
             let analysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: cut))
             #expect(abs(analysis.duration - end) < 0.3, "\(cut.lastPathComponent): analysed \(analysis.duration) s")
             #expect(analysis.segments.allSatisfy { $0.timeRange.end.seconds <= end + 0.3 })
             let wholeAnalysis = try await VideoAnalyzer().analysis(of: MediaIntelligenceVideoAsset(url: whole))
             #expect(abs(wholeAnalysis.duration - 8) < 0.1)
+        }
+    }
+
+    /// A contact sheet spreads its tiles over the data there is: before, every tile past the
+    /// data's end showed its last picture (a 1 s download claiming 596 s gave twelve of them).
+    @Test func aContactSheetOfACutShortSourceSpreadsOverItsData() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        for (whole, cut) in try Self.cutShortClips(in: directory) {
+            let sheet = try await Thumbnailer().contactSheet(
+                of: cut, frames: 8, tileWidth: 80, to: directory.appendingPathComponent("sheet-\(cut.pathExtension).png"))
+            let times = sheet.times.map(\.seconds)
+            #expect(Set(times).count == 8, "\(cut.lastPathComponent): \(times)")
+            #expect((times.last ?? 0) > 2.5 && (times.last ?? 9) < 4.2, "\(cut.lastPathComponent): \(times)")
+            let intact = try await Thumbnailer().contactSheet(
+                of: whole, frames: 8, tileWidth: 80, to: directory.appendingPathComponent("sheet-whole-\(whole.pathExtension).png"))
+            #expect((intact.times.last?.seconds ?? 0) > 7.3, "\(whole.lastPathComponent): \(intact.times)")
         }
     }
 }

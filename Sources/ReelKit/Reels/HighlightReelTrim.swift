@@ -166,7 +166,10 @@ extension VideoAnalysis {
     }
 }
 
-extension VideoAnalysis: TrimBasis {}
+extension VideoAnalysis: TrimBasis {
+    /// The analysis ends where the picture's and the sound's data end when the file is cut short.
+    public var coveredDuration: Double? { duration }
+}
 
 extension CompressionPlan {
     /// The analysis a highlight reel's ranges were picked from (run while planning, or the one

@@ -147,8 +147,18 @@ public final class Thumbnailer: Sendable {
         }
         times.sort()
         let layout = columns ?? max(1, Int(Double(times.count).squareRoot().rounded(.up)))
-        var result = try await write(source: source, info: info, times: times, columns: layout, width: tileWidth, output: output,
-                                     stream: stream)
+        let sheet = StillRequest(times: times, columns: layout, width: tileWidth, output: output)
+        var (results, dataEnd) = try await writeAll(source: source, info: info, images: [sheet], stream: stream)
+        // A file cut short (an interrupted download) whose header claims more: its last tiles
+        // would all repeat the last picture, so the tiles are spread over the data there is.
+        if selection == .evenlySpaced, let end = dataEnd, end > info.startTime,
+           DataEnd.fallsShort(end, of: info.startTime + info.duration, lasting: info.duration) {
+            let span = end - info.startTime
+            let spread = (0..<count).map { info.startTime + span * (Double($0) + 0.5) / Double(count) }
+            results = try await writeAll(source: source, info: info, images: [StillRequest(
+                times: spread, columns: layout, width: tileWidth, output: output)], stream: stream).results
+        }
+        guard var result = results.first else { throw .invalidConfiguration("no picture was asked for") }
         result.shortfall = shortfall
         reporter.finish()
         return result
@@ -228,6 +238,13 @@ public final class Thumbnailer: Sendable {
     /// once all are written, so a failure or cancel leaves none.
     private func writeEach(source: URL, info: MediaInfo, images: [StillRequest],
                            stream: Int? = nil) async throws(ReelError) -> [ThumbnailResult] {
+        try await writeAll(source: source, info: info, images: images, stream: stream).results
+    }
+
+    /// `writeEach`, and where the stream's data ended (file seconds) when the decode read to
+    /// the file's end.
+    private func writeAll(source: URL, info: MediaInfo, images: [StillRequest],
+                          stream: Int? = nil) async throws(ReelError) -> (results: [ThumbnailResult], dataEnd: Double?) {
         let rotation = (stream.flatMap { index in info.streams.first { $0.index == index } } ?? info.primaryVideo)?.video?.rotation ?? 0
         var locations: [OutputLocation] = []
         var plans: [StillImagePlan] = []
@@ -251,7 +268,7 @@ public final class Thumbnailer: Sendable {
             throw error
         }
         let flag = CancellationFlag()
-        let written: [(times: [MediaTime], width: Int, height: Int, damaged: Int)]
+        let written: (images: [(times: [MediaTime], width: Int, height: Int, damaged: Int)], dataEnd: Double?)
         let firstOutput = locations.first?.temporaryURL ?? source
         do throws(ReelError) {
             written = try await BlockingWork.run(flag: flag) { [plans] () throws(ReelError) in
@@ -265,12 +282,13 @@ public final class Thumbnailer: Sendable {
         // Reported on the API's timeline: zero is the file's start. A file that starts at zero
         // keeps its frames' exact times (a zero in microseconds would round a 2997 clock).
         let origin = MediaTime(seconds: info.startTime, timescale: 1_000_000)
-        return zip(images, written).map { image, written in
+        let results = zip(images, written.images).map { image, written in
             let times = info.startTime == 0 ? written.times : written.times.map { $0 - origin }
             var result = ThumbnailResult(url: image.output, times: times, width: written.width, height: written.height)
             result.damagedPictures = written.damaged
             return result
         }
+        return (results, written.dataEnd)
     }
 }
 

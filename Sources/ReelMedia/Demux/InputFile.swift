@@ -61,11 +61,15 @@ final class InputFile {
     /// timestamps may jump (MPEG-TS) are read on one continuous clock.
     func read(into packet: Packet) throws(MediaFailure) -> Bool {
         let result = av_read_frame(context, packet.pointer)
-        if result == reel_averror_eof() { return false }
+        if result == reel_averror_eof() {
+            dataRead.reachedEndOfFile = true
+            return false
+        }
         if result < 0, packetCount > 0, let io = context.pointee.pb, avio_feof(io) != 0 {
             // The data stops inside a packet the index promises (an MP4 whose download or copy
             // was interrupted): its end, as the ffmpeg CLI takes it.
             endedInsidePacket = true
+            dataRead.reachedEndOfFile = true
             return false
         }
         try check(result, .demux, "av_read_frame")
@@ -73,11 +77,15 @@ final class InputFile {
         if allowsDiscontinuities, let stream = stream(packet.streamIndex) {
             discontinuity.correct(packet.pointer, timeBase: stream.pointee.time_base)
         }
+        dataRead.note(packet, in: self)
         return true
     }
 
     /// Whether reading stopped because the file's data ended inside a packet its index promises.
     private(set) var endedInsidePacket = false
+
+    /// The latest end of a packet read (of the streams kept), and whether a read met the file's end.
+    private(set) var dataRead = DataEnd()
 
     /// Whether reading since the last seek closed a timestamp jump.
     var hasJoinedTimestampJumps: Bool { discontinuity.hasJoinedJumps }

@@ -49,18 +49,19 @@ package enum StillImageWriter {
     /// many of its pictures the decoder could only conceal (damaged even when decoded from the
     /// file's start).
     package static func write(_ plan: StillImagePlan) throws(MediaFailure) -> (times: [MediaTime], width: Int, height: Int, damaged: Int) {
-        guard let written = try writeEach([plan]).first else { throw .failed(.decode, "decode", "no frame requested") }
+        guard let written = try writeEach([plan]).images.first else { throw .failed(.decode, "decode", "no frame requested") }
         return written
     }
 
     /// Writes several images of one source and stream (one per shot, say), decoding the frames
     /// of all of them in one pass in time order, so images from one GOP cost one decode of it;
     /// each image is made as soon as its frames are in. Returns what `write(_:)` returns, for
-    /// each plan in order. `shouldCancel` is asked between pictures.
+    /// each plan in order, and where the stream's data ended (file seconds) when the decode
+    /// read to the file's end. `shouldCancel` is asked between pictures.
     package static func writeEach(
         _ plans: [StillImagePlan], shouldCancel: () -> Bool = { false }
-    ) throws(MediaFailure) -> [(times: [MediaTime], width: Int, height: Int, damaged: Int)] {
-        guard let model = plans.first else { return [] }
+    ) throws(MediaFailure) -> (images: [(times: [MediaTime], width: Int, height: Int, damaged: Int)], dataEnd: Double?) {
+        guard let model = plans.first else { return ([], nil) }
         guard let index = model.streamIndex ?? model.source.primaryVideoStreamIndex else { throw .noVideoStream }
         let input = try InputFile.reopen(model.source, keeping: [index])
         // One thread: a still decodes a few frames from a keyframe, where frame threads only add
@@ -78,10 +79,11 @@ package enum StillImageWriter {
             pending[owner.plan] = []
             results[owner.plan] = try render(frames, plan: plans[owner.plan], streamIndex: index)
         }
-        return try results.map { result throws(MediaFailure) in
+        let images = try results.map { result throws(MediaFailure) in
             guard let result else { throw .failed(.decode, "decode", "no frame requested") }
             return result
         }
+        return (images, input.dataRead.reachedEndOfFile ? input.dataRead.seconds : nil)
     }
 
     /// Lays `frames` out as `plan` asks (upright, scaled, tiled for a sheet) and writes them.
