@@ -69,6 +69,19 @@ import ReelSupport
         #expect(result.analytics.processingTime > plan.planningTime)
     }
 
+    /// A clip shorter than the shortest piece (2 s) with a budget that holds it is its own reel:
+    /// it was 'nothing to keep ... give a budget (--max-duration)', budget given.
+    @Test func aClipShorterThanAPieceIsItsOwnReel() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        let clip = directory.appendingPathComponent("one-second.mp4")
+        try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=1",
+                                             "-c:v", "libx264", "-preset", "ultrafast", clip.path])
+        var config = Harness.fastConfig(in: directory)
+        config.trim = .highlights(HighlightReelOptions(maximumDuration: 4))
+        let plan = try await VideoCompressor().plan(clip, config: config)
+        #expect(abs(plan.keptDuration - 1) < 0.05, "\(plan.keptRanges)")
+    }
+
     /// `compressVideo` of a reel reports the whole time, analysis included (it reported the
     /// encode alone), and the result carries the analysis.
     @Test func aReelsTimeIncludesItsAnalysis() async throws {

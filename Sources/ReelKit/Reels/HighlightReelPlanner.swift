@@ -13,7 +13,8 @@ enum HighlightReelPlanner {
         var editing = HighlightEditing()
         editing.minimumLevel = options.minimumLevel ?? defaultLevel
         editing.fillsBelowLevel = options.minimumLevel == nil
-        editing.minimumPiece = options.minimumRangeDuration
+        // A video shorter than the shortest piece is one piece (a 1 s clip with a 4 s budget).
+        editing.minimumPiece = min(options.minimumRangeDuration, analysis.duration)
         editing.snapDistance = options.snapDistance
         editing.budget = options.maximumDuration
         editing.crossfade = options.crossfadeDuration
