@@ -64,11 +64,17 @@ package enum ContentSampler {
                     decoder.flushBuffers()
                 }
                 reached = nil
-                var landedBefore = false
+                // Landed well: on a keyframe at or before the burst, or before a picture decoded.
+                var landedBefore = false, firstPacket = true
                 recorder.begin(index)
                 // Frames before the burst are only decoded when others refer to them.
-                try decoder.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: {
-                    decoder.skipsUnseenFrames($0, before: time, in: input, margin: 0.001)
+                try decoder.forEachFrame(in: input, shouldCancel: shouldCancel, beforeSending: { packet in
+                    if firstPacket, packet.isKeyframe, let pts = packet.presentationTimestamp,
+                       decoder.time(ofTimestamp: pts).seconds <= time + 0.001 {
+                        landedBefore = true
+                    }
+                    firstPacket = false
+                    decoder.skipsUnseenFrames(packet, before: time, in: input, margin: 0.001)
                 }, stopsAt: { packet in
                     guard !goesOn, recorder.awaitsFirstPicture, let pts = packet.presentationTimestamp else { return false }
                     return decoder.time(ofTimestamp: pts).seconds > time + Self.landingSearch
