@@ -20,11 +20,32 @@ import Testing
     }
 
     /// The trailer's first 25 s as the analyzer sees them: a 0.33 s fade from black, and a title
-    /// that fades out (0.46 s) to 0.21 s of black before the next scene fades in.
+    /// that fades out (0.46 s) to 0.21 s of black before the next scene fades in. Without the
+    /// samples' brightness, fragments under half a second join the shot before.
     @Test func fragmentsOfFadesJoinTheirNeighbours() {
         let trailer = Self.analysis([(0.333, .gradual), (10.0, .gradual), (10.542, .gradual), (13.542, .gradual),
                                      (14.0, .gradual), (14.208, .gradual)], end: 24.708)
         #expect(Self.pairs(trailer.shotPieces()) == [[0, 10], [10, 10.542], [10.542, 14.208], [14.208, 24.708]])
+    }
+
+    /// With the samples' mean brightness (as the analyzer measured the trailer at 9.5-14.4 s and
+    /// 48-53 s), a fade's fragments are cut where they are darkest: the darkening part joins
+    /// the shot before, the brightening part the shot after.
+    @Test func aFadeOutJoinsTheShotBeforeAndAFadeInTheShotAfter() {
+        var trailer = Self.analysis([(10.0, .gradual), (10.542, .gradual), (13.542, .gradual), (14.0, .gradual),
+                                     (14.208, .gradual), (20.0, .cut), (48.333, .gradual), (50.5, .gradual),
+                                     (51.667, .gradual), (52.167, .gradual)], end: 55.125)
+        let lumas: [(Double, UInt8)] = [
+            (9.5, 95), (9.67, 72), (9.83, 50), (10.0, 27), (10.17, 49), (10.38, 76), (10.54, 98), (10.71, 120),
+            (13.33, 116), (13.54, 88), (13.71, 66), (13.88, 43), (14.0, 27), (14.21, 40), (14.38, 51),
+            (50.33, 119), (50.5, 99), (50.67, 83), (50.83, 69), (51.0, 56), (51.21, 43), (51.33, 35), (51.5, 28),
+            (51.67, 23), (51.83, 19), (52.0, 16), (52.17, 18), (52.33, 18)]
+        trailer.samples = lumas.map { time, luma in
+            SampleSignature(time: MediaTime(seconds: time, timescale: 1000), signature: [UInt8](repeating: luma, count: 144)
+                + [UInt8](repeating: 128, count: 80))
+        }
+        #expect(Self.pairs(trailer.shotPieces()) == [[0, 10], [10, 14], [14, 20], [20, 48.333],
+                                                     [48.333, 52.085], [52.085, 55.125]])
     }
 
     /// Megamind.avi opens on one black frame before its first cut.
