@@ -25,9 +25,10 @@ struct SplitCommand: ReelCommand {
             discussion: """
                 Analyzes the video (or takes a saved analysis with --analysis) and writes each \
                 shot (--shots) or each highlight (--highlights) to DIR as NAME-shot-001-12.50s.EXT, \
-                numbered in time order and named with its start time. A shot under half a \
-                second that is part of a fade, or the video's first or last (a black first \
-                frame), joins its neighbour instead of becoming a file. Each piece is re-encoded \
+                numbered in time order and named with its start time. A fade through black is \
+                cut in the black (its fade out stays with the shot before, its fade in with the \
+                shot after), and a shot under half a second at the video's start or end (a black \
+                first frame) joins its neighbour instead of becoming a file. Each piece is re-encoded \
                 with the preset and options of 'reel compress', or with --copy cut losslessly on \
                 keyframes (so a piece may start a little earlier than its shot). With \
                 --cut-silence (or --cut-still) each part a dead-air cut keeps is a piece, \
