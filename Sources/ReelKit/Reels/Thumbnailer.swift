@@ -72,7 +72,7 @@ public final class Thumbnailer: Sendable {
             let seconds = try await frameTime(request.time, of: source, info: info, given: nil, reporter: ProgressReporter(nil))
             images.append(StillRequest(times: [seconds + info.startTime], columns: nil, width: request.width, output: request.output))
         }
-        return try await writeEach(source: source, info: info, images: images)
+        return try await writeEach(source: source, info: info, images: images).results
     }
 
     /// `time` checked to lie inside the video, or the key frame's time when nil (analysing in
@@ -148,14 +148,14 @@ public final class Thumbnailer: Sendable {
         times.sort()
         let layout = columns ?? max(1, Int(Double(times.count).squareRoot().rounded(.up)))
         let sheet = StillRequest(times: times, columns: layout, width: tileWidth, output: output)
-        var (results, dataEnd) = try await writeAll(source: source, info: info, images: [sheet], stream: stream)
+        var (results, dataEnd) = try await writeEach(source: source, info: info, images: [sheet], stream: stream)
         // A file cut short (an interrupted download) whose header claims more: its last tiles
         // would all repeat the last picture, so the tiles are spread over the data there is.
         if selection == .evenlySpaced, let end = dataEnd, end > info.startTime,
            DataEnd.fallsShort(end, of: info.startTime + info.duration, lasting: info.duration) {
             let span = end - info.startTime
             let spread = (0..<count).map { info.startTime + span * (Double($0) + 0.5) / Double(count) }
-            results = try await writeAll(source: source, info: info, images: [StillRequest(
+            results = try await writeEach(source: source, info: info, images: [StillRequest(
                 times: spread, columns: layout, width: tileWidth, output: output)], stream: stream).results
         }
         guard var result = results.first else { throw .invalidConfiguration("no picture was asked for") }
@@ -191,7 +191,7 @@ public final class Thumbnailer: Sendable {
         }
         if Task.isCancelled { throw .cancelled }
         // One decode pass for all of them: shots of one GOP cost one decode of it.
-        let results = try await writeEach(source: source, info: info, images: images)
+        let results = try await writeEach(source: source, info: info, images: images).results
         reporter.finish()
         return results
     }
@@ -219,7 +219,7 @@ public final class Thumbnailer: Sendable {
     private func write(source: URL, info: MediaInfo, times: [Double], columns: Int?, width: Int?,
                        output: URL, stream: Int? = nil) async throws(ReelError) -> ThumbnailResult {
         let image = StillRequest(times: times, columns: columns, width: width, output: output)
-        guard let result = try await writeEach(source: source, info: info, images: [image], stream: stream).first else {
+        guard let result = try await writeEach(source: source, info: info, images: [image], stream: stream).results.first else {
             throw .invalidConfiguration("no picture was asked for")
         }
         return result
@@ -235,16 +235,10 @@ public final class Thumbnailer: Sendable {
 
     /// Writes every image of `images`, decoding their pictures in one pass in time order (see
     /// `StillImageWriter.writeEach`); each goes to a temporary file and is renamed into place
-    /// once all are written, so a failure or cancel leaves none.
+    /// once all are written, so a failure or cancel leaves none. Also says where the stream's
+    /// data ended (file seconds) when the decode read to the file's end.
     private func writeEach(source: URL, info: MediaInfo, images: [StillRequest],
-                           stream: Int? = nil) async throws(ReelError) -> [ThumbnailResult] {
-        try await writeAll(source: source, info: info, images: images, stream: stream).results
-    }
-
-    /// `writeEach`, and where the stream's data ended (file seconds) when the decode read to
-    /// the file's end.
-    private func writeAll(source: URL, info: MediaInfo, images: [StillRequest],
-                          stream: Int? = nil) async throws(ReelError) -> (results: [ThumbnailResult], dataEnd: Double?) {
+                           stream: Int? = nil) async throws(ReelError) -> (results: [ThumbnailResult], dataEnd: Double?) {
         let rotation = (stream.flatMap { index in info.streams.first { $0.index == index } } ?? info.primaryVideo)?.video?.rotation ?? 0
         var locations: [OutputLocation] = []
         var plans: [StillImagePlan] = []

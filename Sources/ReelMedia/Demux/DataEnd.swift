@@ -5,7 +5,7 @@ internal import CFFmpeg
 package struct DataEnd {
     /// The latest end (time plus duration, seconds on the file's clock) of a packet read.
     private(set) var seconds = 0.0
-    /// Whether the last range read to the end of the file.
+    /// Whether reading since the last seek reached the end of the file.
     var reachedEndOfFile = false
 
     /// Whether media ending at `end` falls short of `declaredEnd` by more than a measuring

@@ -84,8 +84,14 @@ final class InputFile {
     /// Whether reading stopped because the file's data ended inside a packet its index promises.
     private(set) var endedInsidePacket = false
 
-    /// The latest end of a packet read (of the streams kept), and whether a read met the file's end.
+    /// The latest end of a packet read (of the streams kept), and whether reading since the
+    /// last seek met the file's end: the one record every reader of this file asks
+    /// (`DataEnd.cutShort`).
     private(set) var dataRead = DataEnd()
+
+    /// Where the data ends, when reading since the last seek met the file's end well before
+    /// the end the header gives (see `DataEnd.cutShort`).
+    func cutShort(readsEveryStream: Bool) -> Double? { dataRead.cutShort(self, readsEveryStream: readsEveryStream) }
 
     /// Whether reading since the last seek closed a timestamp jump.
     var hasJoinedTimestampJumps: Bool { discontinuity.hasJoinedJumps }
@@ -115,6 +121,7 @@ final class InputFile {
     func seek(toSeconds seconds: Double) throws(MediaFailure) {
         guard seeksByTime else { return try rewind() }
         discontinuity.reset()
+        dataRead.reachedEndOfFile = false
         let target = Int64(seconds * Double(AV_TIME_BASE))
         try check(avformat_seek_file(context, -1, Int64.min, target, target, 0), .demux, "avformat_seek_file")
     }
@@ -128,6 +135,7 @@ final class InputFile {
     /// the start, and a backward seek there "succeeds" at the file's end.
     func rewind() throws(MediaFailure) {
         discontinuity.reset()
+        dataRead.reachedEndOfFile = false
         if allowsDiscontinuities || !seeksByTime {
             let byBytes = avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE)
             if byBytes >= 0 { return }
@@ -145,6 +153,7 @@ final class InputFile {
     /// Seeks stream `index` to the last keyframe at or before `timestamp` (in the stream's time base).
     func seek(stream index: Int, toTimestamp timestamp: Int64) throws(MediaFailure) {
         discontinuity.reset()
+        dataRead.reachedEndOfFile = false
         try check(avformat_seek_file(context, Int32(index), Int64.min, timestamp, timestamp, 0), .demux, "avformat_seek_file")
     }
 

@@ -91,5 +91,4 @@ final class ContentBurstRecorder {
 
     /// Whether the open burst has not had its first picture yet.
     var awaitsFirstPicture: Bool { open.map { $0.first == nil } ?? false }
-
 }

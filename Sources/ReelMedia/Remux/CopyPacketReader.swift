@@ -16,8 +16,6 @@ final class CopyPacketReader {
     private let order: [Int]
     private var ready: [Packet] = []
     private var atEnd = false
-    /// Where the data ends, to tell a file cut short.
-    private var dataEnd = DataEnd()
     private var soundRate = CopiedSoundRate()
     /// Per stream, where its sound first declares another sample rate than at its start
     /// (presentation time in the stream's time base) and the two rates; only AAC with ADTS
@@ -71,7 +69,6 @@ final class CopyPacketReader {
     private func restart() throws(MediaFailure) {
         ready = []
         atEnd = false
-        dataEnd.reachedEndOfFile = false
         for index in order { try pipes[index]?.restart() }
     }
 
@@ -81,7 +78,6 @@ final class CopyPacketReader {
             if atEnd { return nil }
             let packet = try Packet()
             if try input.read(into: packet) {
-                dataEnd.note(packet, in: input)
                 guard let pipe = pipes[packet.streamIndex] else { continue }
                 // Read before `aac_adtstoasc` takes the ADTS headers off.
                 if rateChanges[packet.streamIndex] == nil, let ticks = packet.presentationTimestamp,
@@ -91,7 +87,6 @@ final class CopyPacketReader {
                 ready += try pipe.push(packet)
             } else {
                 atEnd = true
-                dataEnd.reachedEndOfFile = true
                 for index in order { ready += try pipes[index]?.push(nil) ?? [] }
             }
         }
@@ -100,5 +95,5 @@ final class CopyPacketReader {
 
     /// Where the source's data ends, when the last read reached the file's end well before the
     /// end its header gives (see `DataEnd.cutShort`).
-    func cutShort(readsEveryStream: Bool) -> Double? { dataEnd.cutShort(input, readsEveryStream: readsEveryStream) }
+    func cutShort(readsEveryStream: Bool) -> Double? { input.cutShort(readsEveryStream: readsEveryStream) }
 }

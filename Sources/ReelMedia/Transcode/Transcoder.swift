@@ -43,7 +43,6 @@ package struct Transcoder {
                                   checksFirstPicture: plan.source.layout?.stream(plan.videoStreamIndex)?.isH264 == true)
         let reading = try Packet()
         var packetsRead = 0
-        var dataEnd = DataEnd()
         var outputSeconds = 0.0
         var previousPictureTail = false
         for (position, range) in plan.ranges.enumerated() {
@@ -75,7 +74,6 @@ package struct Transcoder {
                 }
                 defer { packet.unreference() }
                 packetsRead += 1
-                dataEnd.note(packet, in: input)
                 if packet.streamIndex == plan.videoStreamIndex {
                     try video.handle(packet)
                     progress(min(video.timelineEnd / total, 1))
@@ -85,7 +83,6 @@ package struct Transcoder {
                 for stage in audio { try stage.drain() }
             }
             if shouldCancel() { throw .cancelled }
-            dataEnd.reachedEndOfFile = atEndOfFile
             try video.endRange(sourceEnd: sourceEnd, atEndOfFile: atEndOfFile)
             for stage in audio { try stage.endRange(atEndOfFile: atEndOfFile) }
             outputSeconds = video.timelineEnd
@@ -109,7 +106,7 @@ package struct Transcoder {
         statistics.corruptPackets = failed
         statistics.damagedFrames = video.damagedFrames
         statistics.framesOutOfOrder = video.mistimedFrames
-        statistics.sourceDataEnd = dataEnd.cutShort(input, readsEveryStream: plan.audioTracks.count >= plan.source.audioStreams.count)
+        statistics.sourceDataEnd = input.cutShort(readsEveryStream: plan.audioTracks.count >= plan.source.audioStreams.count)
         return statistics
     }
 
