@@ -14,7 +14,18 @@ struct TargetQualityJob {
     let flag: CancellationFlag
 
     var planner: CompressionPlanner { plan.planner }
-    var ranges: [ClosedSourceRange] { plan.ranges }
+    /// The kept ranges; cut where the source's data ends once a sample found the file cut short.
+    private(set) var ranges: [ClosedSourceRange]
+    /// Where the source's data ends (seconds from its first picture), when a sample met it.
+    private var dataEnd: Double?
+
+    init(plan: CompressionPlan, location: OutputLocation, progress: CompressionProgress, flag: CancellationFlag) {
+        self.plan = plan
+        self.location = location
+        self.progress = progress
+        self.flag = flag
+        ranges = plan.ranges
+    }
     /// Shot starts on the API's timeline (from the config's shot planner), or empty.
     private var shotStarts: [Double] { plan.shotStarts }
 
@@ -56,13 +67,22 @@ struct TargetQualityJob {
             for crf in Self.sampleRateFactors {
                 if flag.isRaised { throw .cancelled }
                 let plan = decision.plan.sample([sample], crf: decision.codec.encoderRateFactor(fitted: crf), path: samples.path)
-                let values = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) in
-                    _ = try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: { _ in }).run()
+                var sampleDataEnd: Double?
+                let values = try translatingFailures(source: url, output: location.temporaryURL) { () throws(MediaFailure) -> [Double] in
+                    do throws(MediaFailure) {
+                        _ = try Transcoder(plan: plan, shouldCancel: { flag.isRaised }, progress: { _ in }).run()
+                    } catch .nothingInRange(let end?, _) where dataEnd == nil {
+                        sampleDataEnd = end
+                        return []
+                    }
                     return try QualityMeter.measure(
                         encoded: samples, source: source, streamIndex: videoIndex, range: sample,
                         referenceFilter: plan.referenceFilter, metric: target.metric, shouldCancel: { flag.isRaised })
                 }
                 try? FileManager.default.removeItem(at: samples)
+                // A sample past the data of a file cut short: everything is planned again over
+                // the data there is, as a plain compression of the file keeps what is there.
+                if let end = sampleDataEnd { return try cutShort(at: end).run(started: started) }
                 if !values.isEmpty { points.append((crf, values.reduce(0, +) / Double(values.count))) }
                 done += 1
                 progress.report(Double(done) * perSample)
@@ -124,6 +144,10 @@ struct TargetQualityJob {
             source: source, decision: decision, statistics: final.statistics, content: nil, location: location,
             progress: progress, flag: flag, started: started)
         analytics.encoding?.constantRateFactor = perSegment ? nil : final.schedule.first?.constantRateFactor
+        if analytics.sourceCutShortAt == nil, let dataEnd,
+           DataEnd.fallsShort(dataEnd, of: source.duration, lasting: source.duration) {
+            analytics.sourceCutShortAt = dataEnd
+        }
         analytics.targetQuality = TargetQualityReport(
             metric: target.metric, target: target.value, achieved: final.achieved,
             segments: segments.indices.map { index in
@@ -167,6 +191,26 @@ struct TargetQualityJob {
         guard total > 0 else { return false }
         let spread = zip(segments, outcome.segmentValues).map { $0.duration * abs($1 - target.value) }.reduce(0, +) / total
         return spread > 2 * tolerance
+    }
+
+    /// This job over the kept ranges cut where the source's video data ends, `end` seconds
+    /// from its first picture: ranges past it are left out, one across it is shortened.
+    private func cutShort(at end: Double) throws(ReelError) -> TargetQualityJob {
+        let edge = MediaTime(seconds: planner.source.startTime + end, timescale: 1_000_000)
+        var job = self
+        job.dataEnd = end
+        job.ranges = ranges.compactMap { range in
+            guard range.start < edge else { return nil }
+            var kept = range
+            kept.end = min(range.end, edge)
+            return kept
+        }
+        guard !job.ranges.isEmpty else {
+            let cut = DataEnd.fallsShort(end, of: planner.source.duration, lasting: planner.source.duration)
+            throw .decodingFailed(planner.source.url, operation: "decode",
+                                  reason: MediaFailure.nothingInRangeText(end, cutShort: cut))
+        }
+        return job
     }
 
     /// `range` with its edges on the output's frame grid (as trims are), so the sample's

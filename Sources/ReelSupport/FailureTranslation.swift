@@ -30,6 +30,8 @@ extension MediaFailure {
             return .cancelled
         case .noVideoStream:
             return .missingVideoTrack(source)
+        case .nothingInRange(let dataEnd, let cutShort):
+            return .decodingFailed(source, operation: "decode", reason: Self.nothingInRangeText(dataEnd, cutShort: cutShort))
         case .outOfMemory(let operation):
             return .decodingFailed(source, operation: operation, reason: "out of memory")
         case .reducerMisbehaved(let message):

@@ -83,4 +83,44 @@ import Testing
             #expect((intact.times.last?.seconds ?? 0) > 7.3, "\(whole.lastPathComponent): \(intact.times)")
         }
     }
+
+    /// A target quality samples the middle of each segment: before, a sample past the data
+    /// of a file cut short failed the whole compression ("no video frame could be decoded").
+    /// It now compresses what is there, as a plain compression does, and a range that lies
+    /// wholly past the data is refused with where the data ends.
+    @Test func aTargetQualityOfACutShortSourceMeasuresTheDataThereIs() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        for (whole, cut) in try Self.cutShortClips(in: directory) {
+            var config = Harness.fastConfig(in: directory)
+            config.targetQuality = TargetQuality(.ssim, 0.95)
+            config.outputURL = directory.appendingPathComponent("quality-\(cut.pathExtension).mp4")
+            let result = try await VideoCompressor().compressVideo(cut, config: config)
+            let end = try #require(result.analytics.sourceCutShortAt, "\(cut.lastPathComponent)")
+            #expect(end > 1.5 && end < 6, "\(cut.lastPathComponent): data ends at \(end) s")
+            let output = try MediaInfo.probe(result.url)
+            #expect(abs(output.duration - end) < 0.3, "\(cut.lastPathComponent): \(output.duration) s written, data to \(end) s")
+            let report = try #require(result.analytics.targetQuality)
+            #expect(report.segments.allSatisfy { $0.end <= end + 0.1 && !$0.samples.isEmpty }, "\(report.segments)")
+            #expect(report.achieved > 0.9, "\(report.achieved)")
+
+            config.outputURL = directory.appendingPathComponent("quality-whole-\(whole.pathExtension).mp4")
+            #expect(try await VideoCompressor().compressVideo(whole, config: config).analytics.sourceCutShortAt == nil)
+
+            for quality in [nil, TargetQuality(.ssim, 0.95)] {
+                var past = config
+                past.targetQuality = quality
+                past.trim = .ranges([TimeRange(start: MediaTime(seconds: 6, timescale: 1000), end: MediaTime(seconds: 7, timescale: 1000))])
+                past.outputURL = directory.appendingPathComponent("past-\(cut.pathExtension).mp4")
+                do {
+                    _ = try await VideoCompressor().compressVideo(cut, config: past)
+                    Issue.record("\(cut.lastPathComponent): a range past the data was compressed")
+                } catch {
+                    guard case .decodingFailed(let url, _, let reason) = error else { throw error }
+                    #expect(url == cut)
+                    #expect(reason.contains("cut short") && reason.contains(String(format: "%.2f s", end)), "\(reason)")
+                }
+                #expect(!FileManager.default.fileExists(atPath: past.outputURL?.path ?? ""))
+            }
+        }
+    }
 }

@@ -98,7 +98,13 @@ package struct Transcoder {
             throw .reducerMisbehaved("frame reducer \(video.reducerName) kept no frame of \(video.statistics.framesDecoded)")
         }
         guard sink.isReady else {
-            throw .failed(.decode, "decode", "no video frame could be decoded in the requested range")
+            let readsEveryStream = plan.audioTracks.count >= plan.source.audioStreams.count
+            let read = input.dataRead
+            let dataEnd = read.reachedEndOfFile && read.seconds > 0 ? max(read.seconds - plan.source.startTime, 0) : nil
+            // The picture's own declared length tells a video cut short even when its sound was not read.
+            let videoLength = plan.source.primaryVideo?.duration ?? 0
+            let pictureCut = dataEnd.map { videoLength > 0 && DataEnd.fallsShort($0, of: videoLength, lasting: videoLength) } ?? false
+            throw .nothingInRange(dataEnd: dataEnd, cutShort: pictureCut || input.cutShort(readsEveryStream: readsEveryStream) != nil)
         }
         try sink.output.finish()
         var statistics = video.statistics
