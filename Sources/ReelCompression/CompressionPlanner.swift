@@ -359,10 +359,13 @@ struct CompressionPlanner {
         // picture becomes 0.8x that, but not below a floor (0.005 bits per output pixel, at least
         // 100 kbps): a VBV cap starved to the few kb/s of a nearly black source makes the encoder
         // emit gray frames. What the source spends is its bit rate scaled by the pixel rate to the
-        // power 0.75 (smaller pictures need more bits per pixel), when the output is smaller.
-        let equivalent = sourceBitrate * Self.pixelRateScale(
+        // power 0.75 (smaller pictures need more bits per pixel), when the output is smaller, and
+        // by what the output's codec and speed need beside the source's (`SourceRateAllowance`),
+        // but never above the source's own rate: a compression does not grow the file.
+        let allowance = SourceRateAllowance.factor(sourceCodec: video.codecName, output: codec, speed: config.encoderSpeed)
+        let equivalent = min(sourceBitrate * allowance * Self.pixelRateScale(
             source: Double(picture.width * picture.height) * max(picture.frameRate, 1),
-            output: Double(outputPixels) * max(outputRate, 1))
+            output: Double(outputPixels) * max(outputRate, 1)), sourceBitrate)
         if clampsToSource, equivalent > 0, bitrate > equivalent * 1.2 {
             let floor = max(100_000, 0.005 * Double(outputPixels) * max(outputRate, 1))
             bitrate = max(equivalent * 0.8, min(floor, bitrate))
