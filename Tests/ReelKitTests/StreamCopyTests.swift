@@ -69,4 +69,44 @@ import Testing
         #expect(decoded == frames)
         #expect(try Self.videoPackets(result.url).first?.key == true)
     }
+
+    /// A copy keeps the source's codecs, so the container must hold them: before, MS-MPEG4
+    /// pictures (vtest.avi's) or PCM sound copied into MP4, and Opus into MOV, failed at the
+    /// muxer with "writing failed: Invalid argument". They are refused before any work, naming
+    /// the codec and the containers that hold every stream; those copies decode.
+    @Test func aCopyIntoAContainerThatCannotHoldTheCodecIsRefusedWithWhereItFits() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        func make(_ name: String, _ codecs: [String]) throws -> URL {
+            let url = directory.appendingPathComponent(name)
+            try Fixtures.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=2",
+                                                 "-f", "lavfi", "-i", "sine=frequency=440:duration=2"] + codecs + [url.path])
+            return url
+        }
+        let cases: [(source: URL, refused: OutputFileType, codec: String, holds: [OutputFileType])] = [
+            (try make("asp.avi", ["-c:v", "msmpeg4", "-c:a", "pcm_s16le"]), .mp4, "msmpeg4v3", [.mkv, .mov]),
+            (try make("opus.mkv", ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "libopus"]), .mov, "opus", [.mp4, .mkv]),
+        ]
+        for (source, refused, codec, holds) in cases {
+            var config = Harness.fastConfig(in: directory)
+            config.streamCopy = true
+            config.fileType = refused
+            config.outputURL = directory.appendingPathComponent("refused-\(source.lastPathComponent).\(refused.rawValue)")
+            let error = await Harness.reelError { _ = try await VideoCompressor().compressVideo(source, config: config) }
+            guard case .invalidConfiguration(let message, let file) = error else {
+                Issue.record("\(source.lastPathComponent) into \(refused): expected invalidConfiguration, got \(String(describing: error))")
+                continue
+            }
+            #expect(file == source)
+            #expect(message.contains(codec) && message.contains("copy into \(holds.map(\.rawValue).joined(separator: " or "))"), "\(message)")
+            #expect(!FileManager.default.fileExists(atPath: config.outputURL?.path ?? ""))
+            for type in holds {
+                config.fileType = type
+                config.outputURL = directory.appendingPathComponent("copy-\(source.lastPathComponent).\(type.rawValue)")
+                let result = try await VideoCompressor().compressVideo(source, config: config)
+                let decoded = try Fixtures.run("/bin/sh", ["-c", "ffmpeg -v error -i '\(result.url.path)' -f null - 2>&1; echo done"])
+                #expect(decoded.trimmingCharacters(in: .whitespacesAndNewlines) == "done", "\(result.url.lastPathComponent): \(decoded)")
+                #expect(try MediaInfo.probe(result.url).streams.count == 2)
+            }
+        }
+    }
 }
