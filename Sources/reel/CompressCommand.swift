@@ -189,7 +189,7 @@ struct CompressCommand: ReelCommand {
                 let animated = OutputFileType(rawValue: outcome.file.output.pathExtension.lowercased())?.isAnimatedImage == true
                 if result.originalFileSize > 0, result.compressedFileSize > result.originalFileSize, !animated {
                     let factor = Double(result.compressedFileSize) / Double(result.originalFileSize)
-                    Console.warning("\(outcome.file.outputDisplay) is \(Formatting.speed(factor)) larger than "
+                    Console.warning("\(outcome.file.outputDisplay) is \(Formatting.growth(factor)) than "
                         + "\(outcome.file.input.display): the source was already compressed harder than these settings; "
                         + "keep the original, or try --preset low or a lower --quality")
                 }

@@ -40,6 +40,12 @@ enum Formatting {
         seconds < 60 ? String(format: "%.1f s", seconds) : clock(seconds)
     }
 
+    /// How much larger a file grew, `factor` its new size over its old: `4% larger` below
+    /// twice the size (where `1.0x larger` says nothing), `2.3x larger` from there.
+    static func growth(_ factor: Double) -> String {
+        factor < 1.995 ? String(format: "%.0f%% larger", max((factor - 1) * 100, 1)) : speed(factor) + " larger"
+    }
+
     /// A speed relative to real time: `2.3x`, `0.45x`, `120x`.
     static func speed(_ factor: Double) -> String {
         switch factor {

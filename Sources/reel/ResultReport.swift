@@ -134,12 +134,12 @@ enum ResultReport {
         return lines.joined(separator: "\n")
     }
 
-    /// `5.3x smaller, 81% saved`, or plainly `1.20x larger` when the output grew.
+    /// `5.3x smaller, 81% saved`, or plainly `4% larger` when the output grew.
     static func sizeChange(_ result: CompressionAnalytics) -> String {
         guard result.originalFileSize > 0, result.compressedFileSize > 0 else { return "size unknown" }
         if result.compressedFileSize > result.originalFileSize {
             let factor = Double(result.compressedFileSize) / Double(result.originalFileSize)
-            return Formatting.speed(factor) + " larger than the source"
+            return Formatting.growth(factor) + " than the source"
         }
         let saved = 100 * (1 - Double(result.compressedFileSize) / Double(result.originalFileSize))
         return Formatting.speed(result.compressionRatio) + " smaller, " + String(format: "%.0f%% saved", saved)
