@@ -62,7 +62,8 @@ enum ResultReport {
             // A reel or a trim: its size against the same stretch of source, not the whole file.
             let share = Int64((Double(result.originalFileSize) * kept / available).rounded())
             rows.append(("kept", result.keptRanges.map { "\(Formatting.clock($0.start.seconds))-\(Formatting.clock($0.end.seconds))" }
-                .joined(separator: ", ") + String(format: " (%.1f s of %.1f s)", kept, available)))
+                .joined(separator: ", ") + String(format: " (%.1f s of %.1f s)", kept, available)
+                + (Self.copyWidened(result).map { String(format: "; %.1f s asked, a copy cuts only at keyframes", $0) } ?? "")))
             var part = result
             part.originalFileSize = share
             part.compressionRatio = result.compressedFileSize > 0 ? Double(share) / Double(result.compressedFileSize) : 0
@@ -134,6 +135,15 @@ enum ResultReport {
         return lines.joined(separator: "\n")
     }
 
+    /// The seconds asked for, when a lossless copy kept notably more (its ranges widened to the
+    /// keyframes around them: vtest.avi's are 25 s apart, so its first 5 s copy as 25 s).
+    static func copyWidened(_ result: CompressionAnalytics) -> Double? {
+        guard result.streamCopied else { return nil }
+        let asked = result.requestedRanges.map { ($0.end - $0.start).seconds }.reduce(0, +)
+        let kept = result.keptRanges.map { ($0.end - $0.start).seconds }.reduce(0, +)
+        return asked > 0 && kept > asked + max(1, 0.2 * asked) ? asked : nil
+    }
+
     /// `5.3x smaller, 81% saved`, or plainly `4% larger` when the output grew.
     static func sizeChange(_ result: CompressionAnalytics) -> String {
         guard result.originalFileSize > 0, result.compressedFileSize > 0 else { return "size unknown" }
@@ -142,6 +152,8 @@ enum ResultReport {
             return Formatting.growth(factor) + " than the source"
         }
         let saved = 100 * (1 - Double(result.compressedFileSize) / Double(result.originalFileSize))
+        // "1.0x smaller, 0% saved" says nothing: a few percent read as such.
+        if saved < 5 { return String(format: "%.1f%% smaller", saved) }
         return Formatting.speed(result.compressionRatio) + " smaller, " + String(format: "%.0f%% saved", saved)
     }
 

@@ -107,5 +107,11 @@ import Testing
         let text = try await Reel.run(["compress", "clip.mp4", "--ranges", "2.5-4.2", "--copy", "--overwrite"],
                                 in: scratch.url)
         #expect(text.stdout.contains("(copied)"), "\(text.stdout)")
+        // Widened from 1.7 s to 3 s: said, with the way to an exact cut.
+        #expect(text.stderr.contains("holds 3.0 s for the 1.7 s asked") && text.stderr.contains("without --copy"), "\(text.stderr)")
+        #expect(text.stdout.contains("1.7 s asked, a copy cuts only at keyframes"), "\(text.stdout)")
+        let onKeyframes = try await Reel.run(["compress", "clip.mp4", "--ranges", "2-5", "--copy", "--overwrite"], in: scratch.url)
+        #expect(onKeyframes.status == 0 && !onKeyframes.stderr.contains("asked") && !onKeyframes.stdout.contains("asked"),
+                "\(onKeyframes.stderr)")
     }
 }
