@@ -36,7 +36,7 @@ extension VideoCompressor {
             progress.finish()
             return location.finalURL
         } catch {
-            location.discard()
+            location.abandon()
             throw location.naming(error)
         }
     }

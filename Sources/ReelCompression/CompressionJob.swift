@@ -72,7 +72,7 @@ struct CompressionJob: Sendable {
             }
             return result
         } catch {
-            location.discard()
+            location.abandon()
             throw location.naming(error)
         }
     }

@@ -118,7 +118,7 @@ extension FaceGroupAnalyzer {
             }
             try location.commit()
         } catch {
-            location.discard()
+            location.abandon()
             throw location.naming(error)
         }
         return groups.map(\.key)

@@ -4,6 +4,9 @@ import Foundation
 package struct OutputLocation: Sendable {
     package let finalURL: URL
     package let temporaryURL: URL
+    /// The outermost folder `resolve` created for the output (it and those inside it, up to
+    /// the output's own, did not exist): removed again, when empty, if the work fails.
+    package var createdDirectory: URL?
 
     /// The default output name for `source`: `NAME_compressed_XXXXXXXX.EXT` in `directory`
     /// (the system temporary directory when `nil`), unique per call.
@@ -51,7 +54,13 @@ package struct OutputLocation: Sendable {
     package static func resolve(for source: URL, finalURL: URL) throws(ReelError) -> OutputLocation {
         try check(for: source, finalURL: finalURL)
         let directory = finalURL.deletingLastPathComponent()
-        if !FileManager.default.fileExists(atPath: directory.path) {
+        var created: URL?
+        var missing = directory
+        while !FileManager.default.fileExists(atPath: missing.path), missing.path != "/" {
+            created = missing
+            missing = missing.deletingLastPathComponent()
+        }
+        if created != nil {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
@@ -59,7 +68,8 @@ package struct OutputLocation: Sendable {
             }
         }
         let temporaryName = ".\(finalURL.lastPathComponent).reel-tmp-\(UUID().uuidString.prefix(8).lowercased())"
-        return OutputLocation(finalURL: finalURL, temporaryURL: directory.appendingPathComponent(temporaryName))
+        return OutputLocation(finalURL: finalURL, temporaryURL: directory.appendingPathComponent(temporaryName),
+                              createdDirectory: created)
     }
 
     /// Moves the finished temporary file into place (atomically replacing an older output).
@@ -69,14 +79,31 @@ package struct OutputLocation: Sendable {
     package func commit() throws(ReelError) {
         if rename(temporaryURL.path, finalURL.path) != 0 {
             let reason = String(cString: strerror(errno))
-            discard()
+            abandon()
             throw .invalidOutputPath(finalURL, reason: "cannot rename the finished file: \(reason)")
         }
     }
 
-    /// Removes the temporary file, if any.
+    /// Removes the temporary file, if any (the work may go on and write it again).
     package func discard() {
         try? FileManager.default.removeItem(at: temporaryURL)
+    }
+
+    /// The work failed or was cancelled: the temporary file goes, and so do the folders
+    /// `resolve` made for the output, where nothing else was put in them.
+    package func abandon() {
+        discard()
+        removeCreatedDirectories()
+    }
+
+    /// Removes the folders `resolve` made for the output, innermost first, while they are empty.
+    package func removeCreatedDirectories() {
+        guard let createdDirectory else { return }
+        var directory = finalURL.deletingLastPathComponent().standardizedFileURL
+        let outermost = createdDirectory.standardizedFileURL.path
+        while rmdir(directory.path) == 0, directory.path != outermost {
+            directory = directory.deletingLastPathComponent()
+        }
     }
 
     package static func samePath(_ lhs: URL, _ rhs: URL) -> Bool {

@@ -110,7 +110,8 @@ import Testing
                 var past = config
                 past.targetQuality = quality
                 past.trim = .ranges([TimeRange(start: MediaTime(seconds: 6, timescale: 1000), end: MediaTime(seconds: 7, timescale: 1000))])
-                past.outputURL = directory.appendingPathComponent("past-\(cut.pathExtension).mp4")
+                // Into folders that do not exist yet: made for the output, removed with it.
+                past.outputURL = directory.appendingPathComponent("new/deeper/past-\(cut.pathExtension).mp4")
                 do {
                     _ = try await VideoCompressor().compressVideo(cut, config: past)
                     Issue.record("\(cut.lastPathComponent): a range past the data was compressed")
@@ -119,7 +120,8 @@ import Testing
                     #expect(url == cut)
                     #expect(reason.contains("cut short") && reason.contains(String(format: "%.2f s", end)), "\(reason)")
                 }
-                #expect(!FileManager.default.fileExists(atPath: past.outputURL?.path ?? ""))
+                #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new").path),
+                        "the folders made for a failed output are left")
             }
         }
     }

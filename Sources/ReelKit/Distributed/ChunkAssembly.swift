@@ -68,7 +68,7 @@ extension ChunkPlan {
                 if flag.isRaised { throw .cancelled }
                 try location.commit()
             } catch {
-                location.discard()
+                location.abandon()
                 throw location.naming(error)
             }
             progress.finish()

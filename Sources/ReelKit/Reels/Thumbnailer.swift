@@ -259,6 +259,7 @@ public final class Thumbnailer: Sendable {
             }
         } catch {
             for location in locations { location.discard() }
+            for location in locations { location.removeCreatedDirectories() }
             throw error
         }
         let flag = CancellationFlag()
@@ -271,6 +272,7 @@ public final class Thumbnailer: Sendable {
             for location in locations { try location.commit() }
         } catch {
             for location in locations { location.discard() }
+            for location in locations { location.removeCreatedDirectories() }
             throw locations.first.map { $0.naming(error) } ?? error
         }
         // Reported on the API's timeline: zero is the file's start. A file that starts at zero
