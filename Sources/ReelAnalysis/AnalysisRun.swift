@@ -1,6 +1,7 @@
 import Foundation
 import ReelMedia
 import ReelSupport
+import Synchronization
 
 /// One analysis from file to `VideoAnalysis`: a single decode pass, then pure computation.
 struct AnalysisRun {
@@ -12,6 +13,7 @@ struct AnalysisRun {
 
     func run() throws(MediaFailure) -> VideoAnalysis {
         let audio = AudioFeatureCollector(sampleRate: Double(AnalysisReader.audioSampleRate))
+        let audioStart = Mutex<MediaTime?>(nil)
         let finders = FaceFinderPool()
         let readout = try AnalysisReader.read(
             source: source, sampleRate: options.sampleRate, width: options.analysisWidth, height: options.analysisHeight,
@@ -21,8 +23,17 @@ struct AnalysisRun {
             },
             workers: options.decodeWorkers, shouldCancel: shouldCancel, progress: { [progress] in progress($0 * 0.9) },
             makeSink: { [options] in SampledFrameCollector(minimumFaceScore: options.faces?.minimumScore ?? 0.25, finders: finders) },
-            onAudio: { [audio] in audio.append($0) })
+            onAudio: { [audio] in audio.append($0) }, onAudioStart: { time in audioStart.withLock { $0 = time } })
         let info = readout.info
+        // The sound's windows count from its first sample; on the file's clock, as the pictures
+        // are, they start where that sample does (an MPEG-TS starts both 1.4 s or hours in).
+        let soundOrigin = audioStart.withLock { $0 }?.seconds
+            ?? source.primaryAudioStreamIndex.flatMap { source.layout?.stream($0)?.startSeconds } ?? 0
+        let sound = audio.windows.map { window in
+            var placed = window
+            placed.start += soundOrigin
+            return placed
+        }
         let sampled = SampledFrameCollector.joined(
             readout.sinks, clock: SampleClock(start: info.videoStart, rate: max(options.sampleRate, 0.1)))
         let frames = sampled.features, signatures = sampled.signatures
@@ -40,7 +51,7 @@ struct AnalysisRun {
         // A file cut short (an interrupted download or copy) keeps a header that promises all of
         // it: where the picture's and the sound's data both stop well before that, so does the
         // analysis (else highlights are picked where nothing can be decoded).
-        let soundEnd = audio.windows.last.map { info.videoStart + $0.start + AudioMeasurer.defaultWindowSeconds } ?? 0
+        let soundEnd = sound.last.map { $0.start + AudioMeasurer.defaultWindowSeconds } ?? 0
         let dataEnd = max(readout.videoDataEnd, soundEnd)
         let cutShort = info.duration > 0 && readout.videoDataEnd > 0
             && DataEnd.fallsShort(dataEnd, of: info.videoStart + info.duration, lasting: info.duration)
@@ -76,7 +87,6 @@ struct AnalysisRun {
         let segmenter = Segmenter(maximumDuration: options.maximumSegmentDuration)
         let scorer = EngagementScorer(signals: options.signals, weights: options.weights, hasAudio: info.hasAudio)
         let cutTimes = boundaries.map(\.time.seconds)
-        let sound = audio.windows
         let typicalLoudness = SegmentAggregator.typicalLoudness(sound)
         let ranges = segmenter.split(shots)
         let features = ranges.map { range in
