@@ -80,6 +80,18 @@ package struct SoundEnvelope: Sendable, Equatable, Codable {
         level(around: time, radius: reach) - level(around: time)
     }
 
+    /// How long (seconds) the sound stays `depth` dB under the loudest step within `reach` of
+    /// `time`, around `time`: the gap a cut there falls in (0 when `time` is not in one).
+    package func gapLength(at time: Double, depth: Double = 8, reach: Double = 0.5) -> Double {
+        let ceiling = level(around: time, radius: reach) - depth
+        let center = Int(((time - start) / step).rounded(.down))
+        guard center >= 0, center < levels.count, Double(levels[center]) <= ceiling else { return 0 }
+        var first = center, last = center
+        while first > 0, Double(levels[first - 1]) <= ceiling { first -= 1 }
+        while last + 1 < levels.count, Double(levels[last + 1]) <= ceiling { last += 1 }
+        return Double(last - first + 1) * step
+    }
+
     /// The moments within `range` where the sound dips at least `depth` dB under its
     /// surroundings and is lowest within 0.1 s: gaps between words, lows between sounds.
     package func lows(in range: ClosedRange<Double>, depth: Double = 10) -> [Double] {

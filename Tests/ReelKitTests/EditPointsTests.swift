@@ -34,6 +34,39 @@ import Testing
         #expect(abs(pieces[0].start.seconds - 1) < 0.03 || pieces[0].start.seconds == 0)
     }
 
+    /// Speech at -20 dBFS with dips to -34 dBFS (14 dB down, above the pause level) over `dips`.
+    static func speech(seconds: Double, dips: [ClosedRange<Double>], pauses: [ClosedRange<Double>]) -> SoundEnvelope {
+        let levels = (0..<Int(seconds / 0.02)).map { step -> Int8 in
+            let time = Double(step) * 0.02 + 0.01
+            return pauses.contains { $0.contains(time) } ? -70 : dips.contains { $0.contains(time) } ? -34 : -20
+        }
+        return SoundEnvelope(start: 0, step: 0.02, levels: levels, typical: -20)
+    }
+
+    /// A cut that falls in the 0.1 s between two words of a sentence is no place to end: the
+    /// end goes on to the pause after the sentence. A 0.3 s gap in the sound is one.
+    @Test func aCutInTheDipBetweenTwoWordsIsNoEnd() {
+        let betweenWords = Self.speech(seconds: 12, dips: [6.45...6.55], pauses: [7.8...8.6])
+        let moved = EditPoints(boundaries: [4, 6.5, 8.4], sound: betweenWords, bounds: 0...12).refined([range(1, 6.5)], budget: nil)
+        #expect(abs(moved[0].end.seconds - 8.4) < 1e-6, "\(moved)")
+        let gap = Self.speech(seconds: 12, dips: [6.35...6.65], pauses: [7.8...8.6])
+        let kept = EditPoints(boundaries: [4, 6.5, 8.4], sound: gap, bounds: 0...12).refined([range(1, 6.5)], budget: nil)
+        #expect(abs(kept[0].end.seconds - 6.5) < 1e-6, "\(kept)")
+    }
+
+    /// Two pieces 2 s apart in speech with no clean cut between them: the gap is kept (one
+    /// piece) when the budget allows it, rather than a sentence cut between its words.
+    @Test func aShortGapWithNoCleanCutIsKeptWhenTheBudgetAllows() {
+        let edits = EditPoints(boundaries: [], sound: Self.speech(seconds: 30, dips: [], pauses: []), bounds: 0...30)
+        let joined = edits.refined([range(10.5, 12.5), range(14.5, 18)], budget: nil)
+        #expect(joined.count == 1 && joined[0].start.seconds < 12.5 && joined[0].end.seconds > 14.5, "\(joined)")
+        #expect(edits.refined([range(10.5, 12.5), range(14.5, 18)], budget: 8).count == 1)
+        let tight = edits.refined([range(10.5, 12.5), range(14.5, 18)], budget: 6)
+        #expect(tight.count == 2, "no room for the gap: \(tight)")
+        let far = edits.refined([range(10.5, 12.5), range(17.5, 20)], budget: nil)
+        #expect(far.count == 2, "5 s apart: \(far)")
+    }
+
     @Test func aQuietBoundaryIsTheCutAndABudgetKeepsEdgesFromGrowing() {
         let edits = EditPoints(boundaries: [3, 9], sound: Self.envelope(seconds: 12, pauses: [2.8...3.3, 9.5...10]), bounds: 0...12)
         // The start at 3.4 s moves back onto the quiet boundary at 3 s.
