@@ -82,11 +82,8 @@ struct EditPoints {
                 if side == .end { pieces[index].1 = chosen.time } else { pieces[index].0 = chosen.time }
             }
         }
-        var joined: [(Double, Double)] = []
-        for piece in pieces {
-            if let last = joined.last, last.1 >= piece.0 { joined[joined.count - 1].1 = max(last.1, piece.1) } else { joined.append(piece) }
-        }
-        return joined.map { TimeRange(start: Self.time($0.0), end: Self.time($0.1)) }
+        // Pieces whose gap was kept are one piece.
+        return HighlightEditor.merged(pieces.map { TimeRange(start: Self.time($0.0), end: Self.time($0.1)) }, gap: 1e-6)
     }
 
     /// A cut point and what kind it is.

@@ -83,6 +83,16 @@ public enum OutputFileType: String, Sendable, Codable, CaseIterable {
 
     /// The FFmpeg muxer that writes this container.
     package var muxerName: String { self == .mkv ? "matroska" : rawValue }
+
+    /// The container's name for a person: MP4, MOV, WebM, Matroska, GIF, WebP.
+    var containerName: String {
+        switch self {
+        case .webm: return "WebM"
+        case .mkv: return "Matroska"
+        case .webp: return "WebP"
+        case .mp4, .mov, .gif: return rawValue.uppercased()
+        }
+    }
 }
 
 /// How strongly to denoise before encoding (libavfilter's `hqdn3d`).

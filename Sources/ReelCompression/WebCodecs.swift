@@ -133,28 +133,20 @@ extension CompressionConfig {
 extension CompressionPlanner {
     /// A stream copy keeps the source's codecs, and the container must hold them, which its
     /// muxer would otherwise refuse with a bare "Invalid argument": a WebM only VP8, VP9 or AV1
-    /// pictures and Opus or Vorbis sound, an MP4 no MS-MPEG4 (vtest.avi's) or PCM sound.
+    /// pictures and Opus or Vorbis sound, an MP4 no MS-MPEG4 (vtest.avi's) or PCM sound
+    /// (`ContainerFit`, as FFmpeg's muxers declare).
     func checkCopiedCodecsFit(audio: [StreamInfo]) throws(ReelError) {
-        let video = source.primaryVideo.map { [$0] } ?? []
-        if config.fileType == .webm {
-            let misfit = video.filter { !["vp8", "vp9", "av1"].contains($0.codecName) }
-                + audio.filter { !["opus", "vorbis"].contains($0.codecName) }
-            if let stream = misfit.first {
-                throw .invalidConfiguration("a stream copy keeps the source's \(stream.codecName), which WebM cannot hold "
-                    + "(VP8, VP9 or AV1 with Opus or Vorbis only); copy into mkv or mp4, or re-encode", file: source.url)
-            }
-        }
+        let copied = (source.primaryVideo.map { [$0] } ?? []) + audio
         func fits(_ stream: StreamInfo, _ type: OutputFileType) -> Bool {
             ContainerFit.holds(stream.codecName, formatName: type.muxerName)
         }
-        if let stream = (video + audio).first(where: { !fits($0, config.fileType) }) {
-            let kind = stream.audio != nil ? "sound" : "picture"
-            let others = [OutputFileType.mp4, .mkv, .mov]
-                .filter { type in type != config.fileType && (video + audio).allSatisfy { fits($0, type) } }
-            throw .invalidConfiguration("a stream copy keeps the source's \(stream.codecName) \(kind), which "
-                + "\(config.fileType.rawValue.uppercased()) cannot hold; "
-                + (others.isEmpty ? "" : "copy into \(others.map(\.rawValue).joined(separator: " or ")), or ")
-                + "re-encode (without --copy)", file: source.url)
-        }
+        guard let stream = copied.first(where: { !fits($0, config.fileType) }) else { return }
+        let kind = stream.audio != nil ? "sound" : "picture"
+        let others = [OutputFileType.mp4, .mkv, .mov, .webm]
+            .filter { type in type != config.fileType && copied.allSatisfy { fits($0, type) } }
+        throw .invalidConfiguration("a stream copy keeps the source's \(stream.codecName) \(kind), which "
+            + "\(config.fileType.containerName) cannot hold; "
+            + (others.isEmpty ? "" : "copy into \(others.map(\.rawValue).joined(separator: " or ")), or ")
+            + "re-encode (without --copy)", file: source.url)
     }
 }

@@ -96,8 +96,15 @@ package struct OutputLocation: Sendable {
         removeCreatedDirectories()
     }
 
+    /// `abandon()` for outputs written together into the same folders: every temporary file
+    /// goes before any folder is tried.
+    package static func abandon(_ locations: [OutputLocation]) {
+        for location in locations { location.discard() }
+        for location in locations { location.removeCreatedDirectories() }
+    }
+
     /// Removes the folders `resolve` made for the output, innermost first, while they are empty.
-    package func removeCreatedDirectories() {
+    private func removeCreatedDirectories() {
         guard let createdDirectory else { return }
         var directory = finalURL.deletingLastPathComponent().standardizedFileURL
         let outermost = createdDirectory.standardizedFileURL.path

@@ -180,9 +180,9 @@ struct CompressCommand: ReelCommand {
                         + String(format: "%.2f s of the %.2f s", end, result.originalDuration)
                         + " its header gives (an interrupted download or copy?); \(outcome.file.outputDisplay) holds what is there")
                 }
-                if let asked = ResultReport.copyWidened(result) {
-                    let kept = result.keptRanges.map { ($0.end - $0.start).seconds }.reduce(0, +)
-                    Console.warning("\(outcome.file.outputDisplay) holds " + String(format: "%.1f s for the %.1f s asked", kept, asked)
+                if let widened = ResultReport.copyWidened(result) {
+                    Console.warning("\(outcome.file.outputDisplay) holds "
+                        + String(format: "%.1f s for the %.1f s asked", widened.kept, widened.asked)
                         + ": a lossless copy cuts only at the source's keyframes; compress without --copy to cut exactly")
                 }
                 if result.mistimedFramesDropped > 0 {

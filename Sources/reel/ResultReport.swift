@@ -63,7 +63,7 @@ enum ResultReport {
             let share = Int64((Double(result.originalFileSize) * kept / available).rounded())
             rows.append(("kept", result.keptRanges.map { "\(Formatting.clock($0.start.seconds))-\(Formatting.clock($0.end.seconds))" }
                 .joined(separator: ", ") + String(format: " (%.1f s of %.1f s)", kept, available)
-                + (Self.copyWidened(result).map { String(format: "; %.1f s asked, a copy cuts only at keyframes", $0) } ?? "")))
+                + (Self.copyWidened(result).map { String(format: "; %.1f s asked, a copy cuts only at keyframes", $0.asked) } ?? "")))
             var part = result
             part.originalFileSize = share
             part.compressionRatio = result.compressedFileSize > 0 ? Double(share) / Double(result.compressedFileSize) : 0
@@ -135,13 +135,13 @@ enum ResultReport {
         return lines.joined(separator: "\n")
     }
 
-    /// The seconds asked for, when a lossless copy kept notably more (its ranges widened to the
-    /// keyframes around them: vtest.avi's are 25 s apart, so its first 5 s copy as 25 s).
-    static func copyWidened(_ result: CompressionAnalytics) -> Double? {
+    /// The seconds asked for and kept, when a lossless copy kept notably more (its ranges widened
+    /// to the keyframes around them: vtest.avi's are 25 s apart, so its first 5 s copy as 25 s).
+    static func copyWidened(_ result: CompressionAnalytics) -> (asked: Double, kept: Double)? {
         guard result.streamCopied else { return nil }
         let asked = result.requestedRanges.map { ($0.end - $0.start).seconds }.reduce(0, +)
         let kept = result.keptRanges.map { ($0.end - $0.start).seconds }.reduce(0, +)
-        return asked > 0 && kept > asked + max(1, 0.2 * asked) ? asked : nil
+        return asked > 0 && kept > asked + max(1, 0.2 * asked) ? (asked, kept) : nil
     }
 
     /// `5.3x smaller, 81% saved`, or plainly `4% larger` when the output grew.

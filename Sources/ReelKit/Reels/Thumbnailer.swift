@@ -258,8 +258,7 @@ public final class Thumbnailer: Sendable {
                     width: image.width, rotation: rotation, encoderName: encoder, streamIndex: stream))
             }
         } catch {
-            for location in locations { location.discard() }
-            for location in locations { location.removeCreatedDirectories() }
+            OutputLocation.abandon(locations)
             throw error
         }
         let flag = CancellationFlag()
@@ -271,8 +270,7 @@ public final class Thumbnailer: Sendable {
             }
             for location in locations { try location.commit() }
         } catch {
-            for location in locations { location.discard() }
-            for location in locations { location.removeCreatedDirectories() }
+            OutputLocation.abandon(locations)
             throw locations.first.map { $0.naming(error) } ?? error
         }
         // Reported on the API's timeline: zero is the file's start. A file that starts at zero
